@@ -1,0 +1,361 @@
+// Generated from spec/openapi.yaml by `npm run codegen`. Do not edit.
+
+export interface paths {
+    "/pets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List pets
+         * @description Returns a page of pets in ascending `id` order. A pet created without a
+         *     `status` never matches a `status` filter. When more pets follow, the
+         *     `Link` header names the next page.
+         */
+        get: operations["listPets"];
+        put?: never;
+        /**
+         * Add a pet
+         * @description Adds a pet and returns it with its assigned `id`. Ids increase and are never
+         *     reused. A pet created without `status` has no `status` (no default is applied).
+         */
+        post: operations["createPet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pets/{petId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a pet (deprecated)
+         * @deprecated
+         * @description Returns one pet. **Deprecated** since 22 November 2026 and removed on
+         *     5 December 2030: use `GET /pets` with the `status` filter instead. Every
+         *     answer carries the `Deprecation`, `Sunset` and successor `Link` headers; from
+         *     the sunset instant on, the operation answers `410 gone`.
+         */
+        get: operations["getPet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /**
+         * @description Availability of the pet.
+         * @enum {string}
+         */
+        PetStatus: "available" | "pending" | "sold";
+        /** @description A pet to add. Unknown fields, including `id`, are refused. */
+        NewPet: {
+            /** @description The animal's name, 1 to 200 characters, not only whitespace. */
+            name: string;
+            /**
+             * Format: int64
+             * @description Identifier of the category the animal belongs to.
+             */
+            categoryId: number | bigint;
+            status?: components["schemas"]["PetStatus"];
+        };
+        /**
+         * @description A pet of the store. `status` is absent when the pet has none.
+         * @example {
+         *       "id": 1,
+         *       "name": "Rex",
+         *       "categoryId": 1,
+         *       "status": "available"
+         *     }
+         */
+        Pet: {
+            /**
+             * Format: int64
+             * @description Unique identifier, assigned by the service.
+             */
+            id: number | bigint;
+            /** @description The animal's name. */
+            name: string;
+            /**
+             * Format: int64
+             * @description Identifier of the category the animal belongs to.
+             */
+            categoryId: number | bigint;
+            status?: components["schemas"]["PetStatus"];
+        };
+        /** @description A page of pets in ascending `id` order. */
+        Pets: components["schemas"]["Pet"][];
+        /**
+         * @description Machine-readable error code:
+         *     - `invalid_request` (400): a parameter or body field failed validation.
+         *     - `invalid_json` (400): the body is not parseable JSON.
+         *     - `unsupported_media_type` (400): a body sent without `Content-Type: application/json`.
+         *     - `unauthorized` (401): the API key is missing, invalid, or not in the `Bearer` form.
+         *     - `not_found` (404): no such pet, or no such route.
+         *     - `method_not_allowed` (405): the path exists but not with this method (see `Allow`).
+         *     - `gone` (410): the deprecated operation after its sunset date.
+         *     - `payload_too_large` (413): the body is over the limit.
+         *     - `internal_error` (500): an unexpected failure.
+         *     - `unavailable` (503): the service cannot serve now (database unreachable); retry later.
+         * @enum {string}
+         */
+        ErrorCode: "invalid_request" | "invalid_json" | "unsupported_media_type" | "unauthorized" | "not_found" | "method_not_allowed" | "gone" | "payload_too_large" | "internal_error" | "unavailable";
+        /** @description The body of every error response. */
+        Error: {
+            code: components["schemas"]["ErrorCode"];
+            /** @description Human-readable description. */
+            message: string;
+            /** @description The HTTP status code of the response. */
+            status: number;
+        };
+    };
+    responses: {
+        /**
+         * @description A parameter or body field failed validation (`invalid_request`, the message
+         *     names it), the body is not JSON (`invalid_json`), or a body was sent without
+         *     `Content-Type: application/json` (`unsupported_media_type`).
+         */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "invalid_request",
+                 *       "message": "body must have required property 'categoryId'",
+                 *       "status": 400
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The API key is missing, invalid, or not sent in the `Bearer` form. */
+        Unauthorized: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "unauthorized",
+                 *       "message": "Missing or invalid API key",
+                 *       "status": 401
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The pet does not exist. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "not_found",
+                 *       "message": "Pet 42 not found",
+                 *       "status": 404
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The operation has passed its sunset date and is no longer served. */
+        Gone: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "gone",
+                 *       "message": "GET /v1/pets/{petId} was removed on 2030-12-05; use GET /v1/pets",
+                 *       "status": 410
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request body is larger than the limit (16 KiB by default). */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "payload_too_large",
+                 *       "message": "Request body is too large",
+                 *       "status": 413
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description An unexpected failure. Details are logged with the request id, never sent. */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "internal_error",
+                 *       "message": "Internal server error",
+                 *       "status": 500
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
+    parameters: {
+        /** @description Maximum number of pets returned, from 1 to 100. */
+        Limit: number;
+        /** @description Keeps only pets with this status. Without it, no filtering. */
+        StatusFilter: components["schemas"]["PetStatus"];
+        /**
+         * @description Opaque position of the next page, taken from the `Link` header of the
+         *     previous page. A malformed cursor answers `400 invalid_request`.
+         */
+        Cursor: string;
+        /** @description Identifier of the pet. */
+        PetId: number | bigint;
+    };
+    requestBodies: never;
+    headers: {
+        /**
+         * @description RFC 8288 link to the next page, present only when more pets follow, for
+         *     example `</v1/pets?limit=20&status=sold&cursor=MTIz>; rel="next"`.
+         */
+        NextLink: string;
+        /** @description RFC 9745 date at which the operation was deprecated (22 November 2026). */
+        Deprecation: "@1795305600";
+        /** @description RFC 8594 date from which the operation answers `410 gone`. */
+        Sunset: "Thu, 05 Dec 2030 00:00:00 GMT";
+        /** @description RFC 8288 link to the operation that replaces this one. */
+        SuccessorLink: "</v1/pets>; rel=\"successor-version\"";
+        /** @description RFC 6750 challenge, for example `Bearer realm="petstore", error="invalid_token"`. */
+        WWWAuthenticate: string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listPets: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of pets returned, from 1 to 100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Keeps only pets with this status. Without it, no filtering. */
+                status?: components["parameters"]["StatusFilter"];
+                /**
+                 * @description Opaque position of the next page, taken from the `Link` header of the
+                 *     previous page. A malformed cursor answers `400 invalid_request`.
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of pets, possibly empty. */
+            200: {
+                headers: {
+                    Link: components["headers"]["NextLink"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pets"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createPet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Rex",
+                 *       "categoryId": 1,
+                 *       "status": "available"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewPet"];
+            };
+        };
+        responses: {
+            /** @description The pet was added. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pet"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the pet. */
+                petId: components["parameters"]["PetId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pet. */
+            200: {
+                headers: {
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["SuccessorLink"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pet"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+}

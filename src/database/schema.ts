@@ -1,0 +1,40 @@
+/**
+ * The tables, as Kysely sees them. Repositories turn these rows into API shapes, so a
+ * column never reaches a response by accident.
+ *
+ * Integer columns are typed `bigint | number | string` on read: SQLite answers BigInt
+ * (safeIntegers is on, see connect.ts) and PostgreSQL answers int8 as a string.
+ * `toApiInt` (src/int64.ts) turns all three into API integers.
+ */
+import type { ColumnType, Insertable, Selectable } from 'kysely'
+
+type Int64 = ColumnType<bigint | number | string, bigint | number, bigint | number>
+type Int64Id = ColumnType<bigint | number | string, never, never>
+
+export interface PetTable {
+  id: Int64Id
+  name: string
+  category_id: Int64
+  status: 'available' | 'pending' | 'sold' | null
+}
+
+export interface ApiKeyTable {
+  id: Int64Id
+  name: string
+  /** SHA-256 of the key, hex. The key itself is never stored. */
+  key_hash: string
+  /** The first characters of the key, so a person can tell keys apart. */
+  key_prefix: string
+  created_at: string
+  last_used_at: string | null
+  revoked_at: string | null
+}
+
+export interface Database {
+  pets: PetTable
+  api_keys: ApiKeyTable
+}
+
+export type PetRow = Selectable<PetTable>
+export type NewPetRow = Insertable<PetTable>
+export type ApiKeyRow = Selectable<ApiKeyTable>

@@ -1,0 +1,33 @@
+/**
+ * Keyset pagination: a cursor is the last id of the page, encoded so clients treat it as
+ * opaque; the next page is linked with an RFC 8288 `Link` header.
+ * @see https://www.rfc-editor.org/rfc/rfc8288
+ */
+import { ApiError } from './errors.ts'
+import { INT64_MAX } from './int64.ts'
+
+const ID = /^[1-9]\d{0,18}$/
+
+export function encodeCursor (lastId: number | bigint | string): string {
+  return Buffer.from(lastId.toString()).toString('base64url')
+}
+
+/** The id a cursor stands for; a 400 for anything `encodeCursor` could not have made. */
+export function decodeCursor (cursor: string): number | bigint {
+  const text = Buffer.from(cursor, 'base64url').toString()
+  if (!ID.test(text) || encodeCursor(text) !== cursor || BigInt(text) > INT64_MAX) {
+    throw new ApiError('invalid_request', 'querystring/cursor is malformed: pass back the cursor of a Link header unchanged')
+  }
+  const id = BigInt(text)
+  return id <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(id) : id
+}
+
+/** `Link: </v1/pets?limit=20&status=sold&cursor=...>; rel="next"`, keeping the other parameters. */
+export function nextPageLink (path: string, query: Record<string, string | number | undefined>, lastId: number | bigint): string {
+  const params = new URLSearchParams()
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && name !== 'cursor') params.set(name, String(value))
+  }
+  params.set('cursor', encodeCursor(lastId))
+  return `<${path}?${params.toString()}>; rel="next"`
+}

@@ -1,0 +1,29 @@
+/**
+ * The database, as the `db` decorator: opened and migrated at start, closed on close.
+ */
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import type { Kysely } from 'kysely'
+import { connect, type DatabaseOptions } from '../database/connect.ts'
+import { migrateToLatest } from '../database/migrate.ts'
+import type { Database } from '../database/schema.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Kysely<Database>
+  }
+}
+
+export default fp(async function database (app: FastifyInstance, options: DatabaseOptions) {
+  const db = connect(options)
+  try {
+    for (const result of await migrateToLatest(db)) {
+      app.log.info({ migration: result.migrationName }, 'migration applied')
+    }
+  } catch (error) {
+    await db.destroy()
+    throw error
+  }
+  app.decorate('db', db)
+  app.addHook('onClose', async () => db.destroy())
+}, { name: 'database' })

@@ -1,0 +1,79 @@
+/**
+ * One error handler and one not-found handler: every error, from every layer, leaves as
+ * the Error body `{code, message, status}` in JSON. 5xx details are logged, never sent.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { ApiError, type ErrorCode } from '../errors.ts'
+
+/** Fastify's and its plugins' own errors, by their `code`, as API error codes. */
+const FRAMEWORK_CODES: Readonly<Record<string, ErrorCode>> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_request',
+  FST_ERR_BAD_URL: 'invalid_request',
+  FST_BEARER_AUTH_MISSING_AUTHORIZATION_HEADER: 'unauthorized',
+  FST_BEARER_AUTH_INVALID_AUTHORIZATION_HEADER: 'unauthorized'
+}
+
+/** Clearer words than the frameworks' for the errors a client hits most. */
+const MESSAGES: Partial<Record<ErrorCode, string>> = {
+  unsupported_media_type: 'Content-Type must be application/json',
+  payload_too_large: 'Request body is too large'
+}
+
+/**
+ * RFC 6750 section 3: a challenge on every 401; `error="invalid_token"` only when a bearer
+ * token was actually presented.
+ */
+function unauthorized (request: FastifyRequest): ApiError {
+  const header = request.headers.authorization
+  if (header === undefined || header === '') {
+    return new ApiError('unauthorized', 'Missing API key: send Authorization: Bearer <API_KEY>',
+      { 'www-authenticate': 'Bearer realm="petstore"' })
+  }
+  if (!/^bearer /i.test(header)) {
+    return new ApiError('unauthorized', 'Authorization header must use the Bearer scheme',
+      { 'www-authenticate': 'Bearer realm="petstore"' })
+  }
+  return new ApiError('unauthorized', 'Invalid API key',
+    { 'www-authenticate': 'Bearer realm="petstore", error="invalid_token"' })
+}
+
+/** The API error a thrown error stands for; undefined when it is a bug (a 500). */
+function toApiError (error: FastifyError, request: FastifyRequest): ApiError | undefined {
+  if (error instanceof ApiError) return error
+  if (error.validation !== undefined) return new ApiError('invalid_request', error.message)
+  const code = FRAMEWORK_CODES[error.code]
+  if (code === 'unauthorized') return unauthorized(request)
+  if (code !== undefined) return new ApiError(code, MESSAGES[code] ?? error.message)
+  // Any other client error Fastify raises carries a safe message and a 4xx status.
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    return new ApiError('invalid_request', error.message)
+  }
+  return undefined
+}
+
+export function sendError (reply: FastifyReply, error: ApiError): FastifyReply {
+  return reply.code(error.statusCode).headers(error.headers).type('application/json; charset=utf-8').send(error.body)
+}
+
+export function notFound (request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const path = request.url.split('?', 1)[0]!.slice(0, 200)
+  return sendError(reply, new ApiError('not_found', `No route ${request.method} ${path}`))
+}
+
+export default fp(async function errors (app: FastifyInstance) {
+  app.setErrorHandler(function handleError (error: FastifyError, request, reply) {
+    const apiError = toApiError(error, request)
+    if (apiError !== undefined) {
+      request.log.info({ code: apiError.code, status: apiError.statusCode }, apiError.message)
+      return sendError(reply, apiError)
+    }
+    request.log.error({ err: error }, 'internal error')
+    return sendError(reply, new ApiError('internal_error', 'Internal server error'))
+  })
+  app.setNotFoundHandler(notFound)
+}, { name: 'errors' })

@@ -1,0 +1,26 @@
+/**
+ * Everything under /v1. The bearer check is registered in this scope, so every route here
+ * needs a key (including its 404s and 405s) and nothing outside it does.
+ */
+import bearerAuth from '@fastify/bearer-auth'
+import type { FastifyInstance } from 'fastify'
+import type { Clock } from '../deprecation.ts'
+import { notFound } from '../plugins/errors.ts'
+import methodNotAllowed from './method-not-allowed.ts'
+import petRoutes from './pets.ts'
+
+export default async function v1 (app: FastifyInstance, { now }: { now: Clock }) {
+  await app.register(bearerAuth, {
+    // Failures go to the one error handler, which adds the WWW-Authenticate challenge.
+    addHook: false,
+    keys: [],
+    auth: (key: string) => app.apiKeys.verify(key),
+    // The scheme name is case-insensitive (RFC 9110 section 11.1): `bearer KEY` is valid.
+    specCompliance: 'rfc6749',
+    verifyErrorLogLevel: 'debug'
+  })
+  app.addHook('onRequest', app.verifyBearerAuth!)
+  app.setNotFoundHandler(notFound)
+  await app.register(petRoutes, { now })
+  await app.register(methodNotAllowed)
+}

@@ -1,0 +1,37 @@
+/**
+ * The entry point: configuration, logger, listen, graceful shutdown. Nothing else.
+ */
+import closeWithGrace from 'close-with-grace'
+import { buildApp } from './app.ts'
+import { loadConfig } from './config.ts'
+import { ensureFirstRunKey, firstRunMessage } from './first-run.ts'
+
+let config
+try {
+  config = loadConfig()
+} catch (error) {
+  console.error(`Invalid configuration: ${(error as Error).message}`)
+  process.exit(1)
+}
+
+const app = await buildApp({
+  database: config.database,
+  apiKeys: config.apiKeys,
+  bodyLimit: config.bodyLimit,
+  logger: {
+    level: config.logLevel,
+    redact: { paths: ['req.headers.authorization'], censor: '[redacted]' }
+  }
+})
+
+closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+  if (err !== undefined) app.log.error({ err }, 'shutting down after an error')
+  else app.log.info({ signal }, 'shutting down')
+  await app.close()
+})
+
+const address = await app.listen({ port: config.port, host: config.host })
+const base = address.replace('://0.0.0.0', '://127.0.0.1').replace('://[::]', '://127.0.0.1')
+const firstKey = await ensureFirstRunKey(app)
+if (firstKey !== undefined) process.stdout.write(firstRunMessage(firstKey, base) + '\n')
+process.stdout.write(`Petstore API on ${base}/v1, docs on ${base}/docs\n`)

@@ -1,0 +1,58 @@
+import t from 'tap'
+import { AUTH, build, errorBody } from '../helper.ts'
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+t.test('an unknown route answers 404 not_found', async (t) => {
+  const app = await build(t)
+  const outside = await app.inject({ url: '/nothing?x=1' })
+  t.equal(outside.statusCode, 404)
+  t.equal(outside.headers['content-type'], JSON_TYPE)
+  t.same(outside.json(), errorBody('not_found', 'No route GET /nothing', 404))
+  const inside = await app.inject({ method: 'POST', url: '/v1/nothing', headers: AUTH })
+  t.equal(inside.statusCode, 404)
+  t.same(inside.json(), errorBody('not_found', 'No route POST /v1/nothing', 404))
+})
+
+t.test('a known path with another method answers 405 with Allow', async (t) => {
+  const app = await build(t)
+  const cases: Array<[string, string, string]> = [
+    ['DELETE', '/v1/pets', 'GET, HEAD, POST'],
+    ['PUT', '/v1/pets', 'GET, HEAD, POST'],
+    ['PATCH', '/v1/pets/1', 'GET, HEAD'],
+    ['POST', '/v1/pets/1', 'GET, HEAD'],
+    ['OPTIONS', '/v1/pets', 'GET, HEAD, POST']
+  ]
+  for (const [method, url, allow] of cases) {
+    const res = await app.inject({ method: method as 'GET', url, headers: AUTH })
+    t.equal(res.statusCode, 405, `${method} ${url}`)
+    t.equal(res.headers.allow, allow)
+    t.equal(res.headers['content-type'], JSON_TYPE)
+    t.same(res.json(), errorBody('method_not_allowed', `Method ${method} is not allowed on ${url.replace(/1$/, ':petId')}`, 405))
+  }
+})
+
+t.test('HEAD is served wherever GET is', async (t) => {
+  const app = await build(t)
+  const res = await app.inject({ method: 'HEAD', url: '/v1/pets', headers: AUTH })
+  t.equal(res.statusCode, 200)
+  t.equal(res.body, '')
+})
+
+t.test('a crash answers 500 internal_error and shows nothing of it', async (t) => {
+  const app = await build(t)
+  // A route that fails the way a bug would, with a secret in its message and stack.
+  app.get('/v1/crash', async () => { throw new Error('SELECT secret FROM somewhere failed') })
+  const res = await app.inject({ url: '/v1/crash', headers: AUTH })
+  t.equal(res.statusCode, 500)
+  t.equal(res.headers['content-type'], JSON_TYPE)
+  t.equal(res.body, JSON.stringify(errorBody('internal_error', 'Internal server error', 500)))
+})
+
+t.test('a malformed URL answers 400 invalid_request', async (t) => {
+  const app = await build(t)
+  const res = await app.inject({ url: '/v1/pets/%E0%A4%A', headers: AUTH })
+  t.equal(res.statusCode, 400)
+  t.equal(res.headers['content-type'], JSON_TYPE)
+  t.same(res.json(), errorBody('invalid_request', "'/v1/pets/%E0%A4%A' is not a valid url component", 400))
+})

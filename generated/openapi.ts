@@ -63,7 +63,11 @@ export interface components {
         PetStatus: "available" | "pending" | "sold";
         /** @description A pet to add. Unknown fields, including `id`, are refused. */
         NewPet: {
-            /** @description The animal's name, 1 to 200 characters, not only whitespace. */
+            /**
+             * @description The animal's name: 1 to 200 characters, at least one of them visible, and no
+             *     control characters (such as NUL, tab or newline) or unpaired UTF-16 surrogates,
+             *     so that it is stored and returned exactly as sent.
+             */
             name: string;
             /**
              * Format: int64

@@ -23,6 +23,12 @@ function makeAjv (coerce: boolean): Ajv {
   return ajv
 }
 
+/** What the spec's patterns mean, in words; a raw regular expression helps nobody. */
+const PATTERN_MESSAGES: Record<string, string> = {
+  '^[^\\p{Cc}\\p{Cs}]*[^\\p{Cc}\\p{Cs}\\s][^\\p{Cc}\\p{Cs}]*$':
+    'must contain a visible character and no control characters or unpaired surrogates'
+}
+
 /** `body/name`, `querystring/limit`: where the failing value is. */
 function describe (error: ErrorObject, dataVar: string): string {
   const where = dataVar + error.instancePath
@@ -32,7 +38,7 @@ function describe (error: ErrorObject, dataVar: string): string {
     case 'enum':
       return `${where} must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`
     case 'pattern':
-      return error.params.pattern === '\\S' ? `${where} must not be blank` : `${where} ${error.message}`
+      return `${where} ${PATTERN_MESSAGES[error.params.pattern as string] ?? error.message}`
     default:
       return `${where} ${error.message}`
   }

@@ -2,19 +2,22 @@
  * `npm run migrate`: brings the configured database to the newest schema. The server also
  * does this at start; this is for deployments that migrate as a separate step.
  */
+import type { Kysely } from 'kysely'
 import { loadConfig } from '../src/config.ts'
 import { connect } from '../src/database/connect.ts'
 import { migrateToLatest } from '../src/database/migrate.ts'
+import type { Database } from '../src/database/schema.ts'
 
-const config = loadConfig()
-const db = connect(config.database)
+let db: Kysely<Database> | undefined
 try {
+  db = connect(loadConfig().database)
   const results = await migrateToLatest(db)
   for (const result of results) console.log(`${result.status}: ${result.migrationName}`)
   console.log(results.length === 0 ? 'Database already up to date' : `Applied ${results.length} migration(s)`)
 } catch (error) {
-  console.error(`Migration failed: ${(error as Error).message}`, (error as Error).cause ?? '')
+  const cause = (error as Error).cause
+  console.error(`Migration failed: ${(error as Error).message}${cause instanceof Error ? `: ${cause.message}` : ''}`)
   process.exitCode = 1
 } finally {
-  await db.destroy()
+  await db?.destroy()
 }

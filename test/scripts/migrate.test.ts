@@ -1,0 +1,56 @@
+import { execFile } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import SQLite from 'better-sqlite3'
+import t from 'tap'
+
+const run = promisify(execFile)
+const root = new URL('../..', import.meta.url)
+
+function migrate (env: Record<string, string>) {
+  return run(process.execPath, ['--import', 'tsx', 'scripts/migrate.ts'], { cwd: root, env: { ...process.env, ...env } })
+}
+
+t.test('npm run migrate applies each migration once and says so', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-migrate-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const env = { DATABASE_URL: join(dir, 'petstore.db') }
+  const first = await migrate(env)
+  t.equal(first.stdout, [
+    'Success: 20261122000000_create_pets',
+    'Success: 20261122000100_create_api_keys',
+    'Applied 2 migration(s)',
+    ''
+  ].join('\n'))
+  const second = await migrate(env)
+  t.equal(second.stdout, 'Database already up to date\n')
+})
+
+async function failure (env: Record<string, string>) {
+  return migrate(env).then(() => undefined, (error: { code: number, stderr: string }) => error)
+}
+
+t.test('a failing migration exits non-zero and names it', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-migrate-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const path = join(dir, 'petstore.db')
+  // A table made by hand, in the way of the first migration.
+  const sqlite = new SQLite(path)
+  sqlite.exec('create table pets (id integer primary key)')
+  sqlite.close()
+  const error = await failure({ DATABASE_URL: path })
+  t.equal(error?.code, 1)
+  t.equal(error?.stderr, 'Migration failed: migration 20261122000000_create_pets failed: table "pets" already exists\n')
+})
+
+t.test('a file that is not a database exits non-zero with the reason', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-migrate-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const path = join(dir, 'petstore.db')
+  writeFileSync(path, 'not a database '.repeat(100))
+  const error = await failure({ DATABASE_URL: path })
+  t.equal(error?.code, 1)
+  t.equal(error?.stderr, 'Migration failed: file is not a database\n')
+})

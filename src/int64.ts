@@ -8,11 +8,13 @@
 export const INT64_MIN = -(2n ** 63n)
 export const INT64_MAX = 2n ** 63n - 1n
 
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER)
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
+
 /** A database or wire integer, as the API returns it: a number when exact, else a BigInt. */
 export function toApiInt (value: bigint | number | string): number | bigint {
   if (typeof value === 'number') return value
-  const big = BigInt(value)
-  return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER)
-    ? Number(big)
-    : big
+  if (typeof value === 'bigint') return value >= MIN_SAFE && value <= MAX_SAFE ? Number(value) : value
+  const number = Number(value)
+  return Number.isSafeInteger(number) ? number : BigInt(value)
 }

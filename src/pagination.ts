@@ -4,7 +4,7 @@
  * @see https://www.rfc-editor.org/rfc/rfc8288
  */
 import { ApiError } from './errors.ts'
-import { INT64_MAX } from './int64.ts'
+import { INT64_MAX, toApiInt } from './int64.ts'
 
 const ID = /^[1-9]\d{0,18}$/
 
@@ -18,8 +18,7 @@ export function decodeCursor (cursor: string): number | bigint {
   if (!ID.test(text) || encodeCursor(text) !== cursor || BigInt(text) > INT64_MAX) {
     throw new ApiError('invalid_request', 'querystring/cursor is malformed: pass back the cursor of a Link header unchanged')
   }
-  const id = BigInt(text)
-  return id <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(id) : id
+  return toApiInt(text)
 }
 
 /** `Link: </v1/pets?limit=20&status=sold&cursor=...>; rel="next"`, keeping the other parameters. */

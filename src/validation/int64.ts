@@ -8,7 +8,7 @@
  * a BigInt when it does not.
  */
 import type { Ajv, SchemaValidateFunction } from 'ajv'
-import { INT64_MAX, INT64_MIN } from '../int64.ts'
+import { INT64_MAX, INT64_MIN, toApiInt } from '../int64.ts'
 
 interface Bounds { minimum?: number | bigint, maximum?: number | bigint }
 
@@ -35,7 +35,7 @@ export function addInt64Keyword (ajv: Ajv, { coerceStrings }: { coerceStrings: b
     if (value < min) return fail(`must be >= ${min}`, { limit: min.toString() })
     if (value > max) return fail(`must be <= ${max}`, { limit: max.toString() })
     if (context !== undefined && context.parentData !== undefined) {
-      context.parentData[context.parentDataProperty] = Number.isSafeInteger(Number(value)) ? Number(value) : value
+      context.parentData[context.parentDataProperty] = toApiInt(value)
     }
     return true
   }

@@ -110,13 +110,19 @@ export interface components {
          *     - `unauthorized` (401): the API key is missing, invalid, or not in the `Bearer` form.
          *     - `not_found` (404): no such pet, or no such route.
          *     - `method_not_allowed` (405): the path exists but not with this method (see `Allow`).
+         *     - `request_timeout` (408): the request was not received in time; the connection is closed.
          *     - `gone` (410): the deprecated operation after its sunset date.
          *     - `payload_too_large` (413): the body is over the limit.
-         *     - `internal_error` (500): an unexpected failure.
-         *     - `unavailable` (503): the service cannot serve now (database unreachable); retry later.
+         *     - `rate_limited` (429): too many requests for this key (or, without a valid key, from
+         *       this address); wait for `Retry-After` seconds.
+         *     - `headers_too_large` (431): the request headers are too large.
+         *     - `internal_error` (500): an unexpected failure; the message carries the request id
+         *       to quote when reporting it.
+         *     - `unavailable` (503): the service is overloaded or its database does not answer;
+         *       retry after `Retry-After` seconds.
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "invalid_json" | "unsupported_media_type" | "unauthorized" | "not_found" | "method_not_allowed" | "gone" | "payload_too_large" | "internal_error" | "unavailable";
+        ErrorCode: "invalid_request" | "invalid_json" | "unsupported_media_type" | "unauthorized" | "not_found" | "method_not_allowed" | "request_timeout" | "gone" | "payload_too_large" | "rate_limited" | "headers_too_large" | "internal_error" | "unavailable";
         /** @description The body of every error response. */
         Error: {
             code: components["schemas"]["ErrorCode"];

@@ -3,6 +3,7 @@
  * tests drive it with `inject()`.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { clientErrorHandler } from './client-errors.ts'
 import type { DatabaseOptions } from './database/connect.ts'
 import type { Clock } from './deprecation.ts'
 import { ApiError } from './errors.ts'
@@ -10,38 +11,72 @@ import apiKeys from './plugins/api-keys.ts'
 import database from './plugins/database.ts'
 import docs from './plugins/docs.ts'
 import errors, { sendError } from './plugins/errors.ts'
+import pressure, { type PressureOptions } from './plugins/pressure.ts'
+import redis from './plugins/redis.ts'
+import requestIds from './plugins/request-ids.ts'
+import security from './plugins/security.ts'
 import validation from './plugins/validation.ts'
+import { requestId } from './request-id.ts'
 import health from './routes/health.ts'
-import v1 from './routes/v1.ts'
+import v1, { type V1Options } from './routes/v1.ts'
 
 export interface AppOptions {
   database: DatabaseOptions
   /** Keys accepted besides those in the database. */
   apiKeys?: readonly string[]
-  /** Largest accepted request body, in bytes. */
+  /** Largest accepted request body, in bytes (default 16 KiB). */
   bodyLimit?: number
   /** The clock deprecation sunsets are checked against; tests move it. */
   now?: Clock
   logger?: FastifyServerOptions['logger']
+  trustProxy?: boolean | string[]
+  /** Requests per minute per key (0: no limit) and per address without a valid key. */
+  rateLimit?: V1Options['rateLimit']
+  /** A Redis server shared by every instance for rate-limit counts. */
+  redisUrl?: string
+  pressure?: PressureOptions
+  timeouts?: { requestMs?: number, headersMs?: number, keepAliveMs?: number, connectionMs?: number }
+  /** How often database keys are reloaded and their last use written (default 1 s). */
+  keySyncIntervalMs?: number
 }
 
-export const DEFAULT_BODY_LIMIT = 16 * 1024
-
 export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
+  const timeouts = options.timeouts ?? {}
   const app = Fastify({
     logger: options.logger ?? false,
-    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    bodyLimit: options.bodyLimit ?? 16 * 1024,
+    trustProxy: options.trustProxy ?? false,
+    genReqId: requestId,
+    // Slow or idle clients cannot hold sockets for long (slow-loris): the headers must
+    // arrive within headersMs, the whole request within requestMs.
+    requestTimeout: timeouts.requestMs ?? 30_000,
+    keepAliveTimeout: timeouts.keepAliveMs ?? 72_000,
+    connectionTimeout: timeouts.connectionMs ?? 120_000,
+    http: {
+      headersTimeout: timeouts.headersMs ?? 10_000,
+      // How often Node checks those two deadlines (its default is 30 s).
+      connectionsCheckingInterval: Math.min(1000, timeouts.headersMs ?? 10_000)
+    },
+    clientErrorHandler,
     // Errors raised before routing (a malformed URL) get the Error body too.
     frameworkErrors (error, _request, reply) {
       sendError(reply, new ApiError('invalid_request', error.message))
     }
   })
   await app.register(errors)
+  await app.register(requestIds)
+  await app.register(pressure, options.pressure ?? {})
+  await app.register(security)
   await app.register(validation)
   await app.register(database, options.database)
-  await app.register(apiKeys, { environmentKeys: options.apiKeys ?? [] })
+  await app.register(apiKeys, { environmentKeys: options.apiKeys ?? [], syncIntervalMs: options.keySyncIntervalMs })
+  await app.register(redis, { url: options.redisUrl })
   await app.register(docs)
   await app.register(health)
-  await app.register(v1, { prefix: '/v1', now: options.now ?? (() => new Date()) })
+  await app.register(v1, {
+    prefix: '/v1',
+    now: options.now ?? (() => new Date()),
+    rateLimit: options.rateLimit ?? { perKey: 1000, anonymous: 60 }
+  })
   return app
 }

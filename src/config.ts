@@ -4,16 +4,30 @@
  */
 import envSchema from 'env-schema'
 import type { JSONSchemaType } from 'ajv'
-import { DEFAULT_BODY_LIMIT } from './app.ts'
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
 interface Env {
   PORT: number
   HOST: string
   DATABASE_URL: string
   PETSTORE_API_KEYS: string
-  LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  LOG_LEVEL: typeof LOG_LEVELS[number]
+  LOG_FORMAT: 'auto' | 'json' | 'pretty'
   BODY_LIMIT: number
   SQLITE_SYNCHRONOUS: 'FULL' | 'NORMAL'
+  REDIS_URL: string
+  RATE_LIMIT_MAX: number
+  RATE_LIMIT_ANON_MAX: number
+  TRUST_PROXY: string
+  REQUEST_TIMEOUT_MS: number
+  HEADERS_TIMEOUT_MS: number
+  KEEP_ALIVE_TIMEOUT_MS: number
+  CONNECTION_TIMEOUT_MS: number
+  SHUTDOWN_GRACE_MS: number
+  MAX_EVENT_LOOP_DELAY_MS: number
+  MAX_EVENT_LOOP_UTILIZATION: number
+  MAX_HEAP_USED_BYTES: number
 }
 
 const schema: JSONSchemaType<Env> = {
@@ -24,9 +38,22 @@ const schema: JSONSchemaType<Env> = {
     HOST: { type: 'string', minLength: 1, default: '127.0.0.1' },
     DATABASE_URL: { type: 'string', minLength: 1, default: './data/petstore.db' },
     PETSTORE_API_KEYS: { type: 'string', default: '' },
-    LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
-    BODY_LIMIT: { type: 'integer', minimum: 1, maximum: 10 * 1024 * 1024, default: DEFAULT_BODY_LIMIT },
-    SQLITE_SYNCHRONOUS: { type: 'string', enum: ['FULL', 'NORMAL'], default: 'FULL' }
+    LOG_LEVEL: { type: 'string', enum: [...LOG_LEVELS], default: 'info' },
+    LOG_FORMAT: { type: 'string', enum: ['auto', 'json', 'pretty'], default: 'auto' },
+    BODY_LIMIT: { type: 'integer', minimum: 1, maximum: 10 * 1024 * 1024, default: 16 * 1024 },
+    SQLITE_SYNCHRONOUS: { type: 'string', enum: ['FULL', 'NORMAL'], default: 'FULL' },
+    REDIS_URL: { type: 'string', default: '', pattern: '^(rediss?://.+)?$' },
+    RATE_LIMIT_MAX: { type: 'integer', minimum: 0, default: 1000 },
+    RATE_LIMIT_ANON_MAX: { type: 'integer', minimum: 1, default: 60 },
+    TRUST_PROXY: { type: 'string', default: '' },
+    REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 1000, default: 30_000 },
+    HEADERS_TIMEOUT_MS: { type: 'integer', minimum: 500, default: 10_000 },
+    KEEP_ALIVE_TIMEOUT_MS: { type: 'integer', minimum: 1000, default: 72_000 },
+    CONNECTION_TIMEOUT_MS: { type: 'integer', minimum: 1000, default: 120_000 },
+    SHUTDOWN_GRACE_MS: { type: 'integer', minimum: 0, default: 10_000 },
+    MAX_EVENT_LOOP_DELAY_MS: { type: 'integer', minimum: 0, default: 200 },
+    MAX_EVENT_LOOP_UTILIZATION: { type: 'number', minimum: 0, maximum: 1, default: 0 },
+    MAX_HEAP_USED_BYTES: { type: 'integer', minimum: 0, default: 0 }
   }
 }
 
@@ -35,12 +62,27 @@ export interface Config {
   host: string
   database: { url: string, sqliteSynchronous: 'FULL' | 'NORMAL' }
   apiKeys: string[]
-  logLevel: Env['LOG_LEVEL']
+  log: { level: Env['LOG_LEVEL'], format: Env['LOG_FORMAT'] }
   bodyLimit: number
+  /** Shared rate-limit store for several instances; in-process when absent. */
+  redisUrl: string | undefined
+  /** Requests per minute: per API key (0: no limit) and per address without a valid key. */
+  rateLimit: { perKey: number, anonymous: number }
+  /** Fastify's trustProxy: false, true (trust every proxy), or the proxies' addresses. */
+  trustProxy: boolean | string[]
+  timeouts: { requestMs: number, headersMs: number, keepAliveMs: number, connectionMs: number, shutdownGraceMs: number }
+  /** 0 turns a check off. */
+  pressure: { maxEventLoopDelayMs: number, maxEventLoopUtilization: number, maxHeapUsedBytes: number }
 }
 
 // Shorter keys are guessable; the service's own keys are 47 characters.
 const MIN_KEY_LENGTH = 16
+
+function parseTrustProxy (value: string): Config['trustProxy'] {
+  if (value === '' || value === 'false') return false
+  if (value === 'true') return true
+  return value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')
+}
 
 export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema<Env>({ schema, data: env, dotenv: false })
@@ -51,12 +93,30 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   if (apiKeys.some((key) => key.length < MIN_KEY_LENGTH || /\s/.test(key))) {
     throw new Error(`PETSTORE_API_KEYS: each key must be at least ${MIN_KEY_LENGTH} characters without spaces`)
   }
+  if (parsed.HEADERS_TIMEOUT_MS > parsed.REQUEST_TIMEOUT_MS) {
+    throw new Error('HEADERS_TIMEOUT_MS must not be larger than REQUEST_TIMEOUT_MS')
+  }
   return {
     port: parsed.PORT,
     host: parsed.HOST,
     database: { url: parsed.DATABASE_URL, sqliteSynchronous: parsed.SQLITE_SYNCHRONOUS },
     apiKeys,
-    logLevel: parsed.LOG_LEVEL,
-    bodyLimit: parsed.BODY_LIMIT
+    log: { level: parsed.LOG_LEVEL, format: parsed.LOG_FORMAT },
+    bodyLimit: parsed.BODY_LIMIT,
+    redisUrl: parsed.REDIS_URL === '' ? undefined : parsed.REDIS_URL,
+    rateLimit: { perKey: parsed.RATE_LIMIT_MAX, anonymous: parsed.RATE_LIMIT_ANON_MAX },
+    trustProxy: parseTrustProxy(parsed.TRUST_PROXY),
+    timeouts: {
+      requestMs: parsed.REQUEST_TIMEOUT_MS,
+      headersMs: parsed.HEADERS_TIMEOUT_MS,
+      keepAliveMs: parsed.KEEP_ALIVE_TIMEOUT_MS,
+      connectionMs: parsed.CONNECTION_TIMEOUT_MS,
+      shutdownGraceMs: parsed.SHUTDOWN_GRACE_MS
+    },
+    pressure: {
+      maxEventLoopDelayMs: parsed.MAX_EVENT_LOOP_DELAY_MS,
+      maxEventLoopUtilization: parsed.MAX_EVENT_LOOP_UTILIZATION,
+      maxHeapUsedBytes: parsed.MAX_HEAP_USED_BYTES
+    }
   }
 }

@@ -14,8 +14,11 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   unauthorized: 401,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   gone: 410,
   payload_too_large: 413,
+  rate_limited: 429,
+  headers_too_large: 431,
   internal_error: 500,
   unavailable: 503
 }

@@ -9,7 +9,7 @@ import { createApiKey } from './repositories/api-keys.ts'
 export async function ensureFirstRunKey (app: FastifyInstance): Promise<string | undefined> {
   if (app.apiKeys.size > 0) return undefined
   const { key } = await createApiKey(app.db, 'first-run')
-  await app.apiKeys.reload(app)
+  await app.apiKeys.sync(app)
   return key
 }
 

@@ -3,10 +3,11 @@
  */
 import closeWithGrace from 'close-with-grace'
 import { buildApp } from './app.ts'
-import { loadConfig } from './config.ts'
+import { loadConfig, type Config } from './config.ts'
 import { ensureFirstRunKey, firstRunMessage } from './first-run.ts'
+import { loggerOptions } from './logger.ts'
 
-let config
+let config: Config
 try {
   config = loadConfig()
 } catch (error) {
@@ -18,13 +19,18 @@ const app = await buildApp({
   database: config.database,
   apiKeys: config.apiKeys,
   bodyLimit: config.bodyLimit,
-  logger: {
-    level: config.logLevel,
-    redact: { paths: ['req.headers.authorization'], censor: '[redacted]' }
-  }
+  logger: loggerOptions(config.log),
+  trustProxy: config.trustProxy,
+  rateLimit: config.rateLimit,
+  redisUrl: config.redisUrl,
+  pressure: config.pressure,
+  timeouts: config.timeouts
 })
 
-closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+// SIGTERM or SIGINT: stop accepting connections, let in-flight requests finish (new ones
+// on open connections get 503), close the database cleanly, exit 0. Past the grace
+// period the process exits 1 regardless.
+closeWithGrace({ delay: config.timeouts.shutdownGraceMs }, async ({ signal, err }) => {
   if (err !== undefined) app.log.error({ err }, 'shutting down after an error')
   else app.log.info({ signal }, 'shutting down')
   await app.close()

@@ -7,8 +7,13 @@ t.test('defaults', async (t) => {
     host: '127.0.0.1',
     database: { url: './data/petstore.db', sqliteSynchronous: 'FULL' },
     apiKeys: [],
-    logLevel: 'info',
-    bodyLimit: 16384
+    log: { level: 'info', format: 'auto' },
+    bodyLimit: 16384,
+    redisUrl: undefined,
+    rateLimit: { perKey: 1000, anonymous: 60 },
+    trustProxy: false,
+    timeouts: { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 72_000, connectionMs: 120_000, shutdownGraceMs: 10_000 },
+    pressure: { maxEventLoopDelayMs: 200, maxEventLoopUtilization: 0, maxHeapUsedBytes: 0 }
   })
 })
 
@@ -19,17 +24,36 @@ t.test('values from the environment', async (t) => {
     DATABASE_URL: 'sqlite:/var/lib/petstore.db',
     PETSTORE_API_KEYS: ' first-key-0123456789 , second-key-0123456789,',
     LOG_LEVEL: 'warn',
+    LOG_FORMAT: 'json',
     BODY_LIMIT: '1024',
-    SQLITE_SYNCHRONOUS: 'NORMAL'
+    SQLITE_SYNCHRONOUS: 'NORMAL',
+    REDIS_URL: 'redis://127.0.0.1:6379/2',
+    RATE_LIMIT_MAX: '0',
+    RATE_LIMIT_ANON_MAX: '5',
+    TRUST_PROXY: '10.0.0.0/8, 192.168.1.1',
+    REQUEST_TIMEOUT_MS: '5000',
+    HEADERS_TIMEOUT_MS: '2000',
+    KEEP_ALIVE_TIMEOUT_MS: '65000',
+    CONNECTION_TIMEOUT_MS: '60000',
+    SHUTDOWN_GRACE_MS: '3000',
+    MAX_EVENT_LOOP_DELAY_MS: '0',
+    MAX_EVENT_LOOP_UTILIZATION: '0.95',
+    MAX_HEAP_USED_BYTES: '1000000000'
   })
   t.same(config, {
     port: 8080,
     host: '0.0.0.0',
     database: { url: 'sqlite:/var/lib/petstore.db', sqliteSynchronous: 'NORMAL' },
     apiKeys: ['first-key-0123456789', 'second-key-0123456789'],
-    logLevel: 'warn',
-    bodyLimit: 1024
+    log: { level: 'warn', format: 'json' },
+    bodyLimit: 1024,
+    redisUrl: 'redis://127.0.0.1:6379/2',
+    rateLimit: { perKey: 0, anonymous: 5 },
+    trustProxy: ['10.0.0.0/8', '192.168.1.1'],
+    timeouts: { requestMs: 5000, headersMs: 2000, keepAliveMs: 65_000, connectionMs: 60_000, shutdownGraceMs: 3000 },
+    pressure: { maxEventLoopDelayMs: 0, maxEventLoopUtilization: 0.95, maxHeapUsedBytes: 1_000_000_000 }
   })
+  t.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true)
 })
 
 t.test('a bad value stops the start with a message naming the variable', async (t) => {
@@ -41,7 +65,13 @@ t.test('a bad value stops the start with a message naming the variable', async (
     [{ SQLITE_SYNCHRONOUS: 'OFF' }, /SQLITE_SYNCHRONOUS must be equal to one of the allowed values/],
     [{ DATABASE_URL: '' }, /DATABASE_URL must NOT have fewer than 1 characters/],
     [{ DATABASE_URL: 'postgres://localhost/petstore' }, /^DATABASE_URL: PostgreSQL is not supported/],
-    [{ PETSTORE_API_KEYS: 'short' }, /^PETSTORE_API_KEYS: each key must be at least 16 characters/]
+    [{ PETSTORE_API_KEYS: 'short' }, /^PETSTORE_API_KEYS: each key must be at least 16 characters/],
+    [{ LOG_FORMAT: 'xml' }, /LOG_FORMAT must be equal to one of the allowed values/],
+    [{ REDIS_URL: 'localhost:6379' }, /REDIS_URL must match pattern/],
+    [{ RATE_LIMIT_MAX: '-1' }, /RATE_LIMIT_MAX must be >= 0/],
+    [{ RATE_LIMIT_ANON_MAX: '0' }, /RATE_LIMIT_ANON_MAX must be >= 1/],
+    [{ MAX_EVENT_LOOP_UTILIZATION: '1.5' }, /MAX_EVENT_LOOP_UTILIZATION must be <= 1/],
+    [{ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' }, /^HEADERS_TIMEOUT_MS must not be larger than REQUEST_TIMEOUT_MS$/]
   ]
   for (const [env, message] of cases) {
     t.throws(() => loadConfig(env), { message }, JSON.stringify(env))

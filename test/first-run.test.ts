@@ -27,6 +27,6 @@ t.test('no first key when keys come from the environment', async (t) => {
 t.test('no first key when the database holds one', async (t) => {
   const app = await build(t, { apiKeys: [] })
   await createApiKey(app.db, 'ops')
-  await app.apiKeys.reload(app)
+  await app.apiKeys.sync(app)
   t.equal(await ensureFirstRunKey(app), undefined)
 })

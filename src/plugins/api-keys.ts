@@ -1,16 +1,21 @@
 /**
- * The accepted API keys, as the `apiKeys` decorator: those in the database (reloaded every
- * second, so a revoked key stops working without a restart) and those of the environment.
- * Only hashes are held; see src/keys.ts for why comparing hashes is timing-safe.
+ * The accepted API keys, as the `apiKeys` decorator: those in the database and those of
+ * the environment. Only hashes are held; see src/keys.ts for why comparing hashes is
+ * timing-safe.
+ *
+ * Every second the database keys are reloaded, so a key made or revoked by `npm run keys`
+ * takes effect on a running service without a restart, and the last use of each key is
+ * written back (once a second at most, never on the request path).
  */
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { hashKey } from '../keys.ts'
-import { activeKeyHashes } from '../repositories/api-keys.ts'
+import { activeKeyHashes, recordKeyUse } from '../repositories/api-keys.ts'
 
 export class KeyRing {
   private readonly fromEnvironment: ReadonlySet<string>
   private fromDatabase: ReadonlySet<string> = new Set()
+  private used = new Map<string, Date>()
 
   constructor (environmentKeys: readonly string[]) {
     this.fromEnvironment = new Set(environmentKeys.map(hashKey))
@@ -18,14 +23,21 @@ export class KeyRing {
 
   verify (key: string): boolean {
     const hash = hashKey(key)
-    return this.fromEnvironment.has(hash) || this.fromDatabase.has(hash)
+    if (this.fromEnvironment.has(hash)) return true
+    if (!this.fromDatabase.has(hash)) return false
+    this.used.set(hash, new Date())
+    return true
   }
 
   get size (): number {
     return this.fromEnvironment.size + this.fromDatabase.size
   }
 
-  async reload (app: FastifyInstance): Promise<void> {
+  /** Writes the pending last-use times, then reloads the active keys. */
+  async sync (app: FastifyInstance): Promise<void> {
+    const used = this.used
+    this.used = new Map()
+    await recordKeyUse(app.db, used)
     this.fromDatabase = new Set(await activeKeyHashes(app.db))
   }
 }
@@ -39,15 +51,19 @@ declare module 'fastify' {
 export interface ApiKeysOptions {
   /** Keys accepted besides those in the database (PETSTORE_API_KEYS). */
   environmentKeys: readonly string[]
-  reloadIntervalMs?: number
+  syncIntervalMs?: number
 }
 
 export default fp(async function apiKeys (app: FastifyInstance, options: ApiKeysOptions) {
   const ring = new KeyRing(options.environmentKeys)
-  await ring.reload(app)
+  await ring.sync(app)
   const timer = setInterval(() => {
-    ring.reload(app).catch((error: unknown) => app.log.warn({ err: error }, 'could not reload API keys'))
-  }, options.reloadIntervalMs ?? 1000).unref()
-  app.addHook('onClose', async () => clearInterval(timer))
+    ring.sync(app).catch((error: unknown) => app.log.warn({ err: error }, 'could not sync API keys'))
+  }, options.syncIntervalMs ?? 1000).unref()
+  // Runs before the database closes (onClose hooks run in reverse order of registration).
+  app.addHook('onClose', async () => {
+    clearInterval(timer)
+    await ring.sync(app).catch((error: unknown) => app.log.warn({ err: error }, 'could not record API key use'))
+  })
   app.decorate('apiKeys', ring)
 }, { name: 'api-keys', dependencies: ['database'] })

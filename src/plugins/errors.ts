@@ -15,13 +15,15 @@ const FRAMEWORK_CODES: Readonly<Record<string, ErrorCode>> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_request',
   FST_ERR_BAD_URL: 'invalid_request',
   FST_BEARER_AUTH_MISSING_AUTHORIZATION_HEADER: 'unauthorized',
-  FST_BEARER_AUTH_INVALID_AUTHORIZATION_HEADER: 'unauthorized'
+  FST_BEARER_AUTH_INVALID_AUTHORIZATION_HEADER: 'unauthorized',
+  FST_UNDER_PRESSURE: 'unavailable'
 }
 
 /** Clearer words than the frameworks' for the errors a client hits most. */
 const MESSAGES: Partial<Record<ErrorCode, string>> = {
   unsupported_media_type: 'Content-Type must be application/json',
-  payload_too_large: 'Request body is too large'
+  payload_too_large: 'Request body is too large',
+  unavailable: 'The service is overloaded; retry after the Retry-After delay'
 }
 
 /**
@@ -73,7 +75,7 @@ export default fp(async function errors (app: FastifyInstance) {
       return sendError(reply, apiError)
     }
     request.log.error({ err: error }, 'internal error')
-    return sendError(reply, new ApiError('internal_error', 'Internal server error'))
+    return sendError(reply, new ApiError('internal_error', `Internal server error (request id ${request.id})`))
   })
   app.setNotFoundHandler(notFound)
 }, { name: 'errors' })

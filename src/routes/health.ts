@@ -9,7 +9,8 @@ import { ApiError } from '../errors.ts'
 const schema = { hide: true, response: { 200: { type: 'object', properties: { status: { type: 'string' } } } } }
 
 export default async function health (app: FastifyInstance) {
-  app.get('/healthz', { schema }, async function healthz () {
+  // An overloaded process is still alive: /healthz answers even under pressure.
+  app.get('/healthz', { schema, config: { pressureHandler: () => undefined } }, async function healthz () {
     return { status: 'ok' }
   })
 

@@ -6,10 +6,18 @@ import bearerAuth from '@fastify/bearer-auth'
 import type { FastifyInstance } from 'fastify'
 import type { Clock } from '../deprecation.ts'
 import { notFound } from '../plugins/errors.ts'
+import rateLimits, { type RateLimitOptions } from '../plugins/rate-limit.ts'
 import methodNotAllowed from './method-not-allowed.ts'
 import petRoutes from './pets.ts'
 
-export default async function v1 (app: FastifyInstance, { now }: { now: Clock }) {
+export interface V1Options {
+  now: Clock
+  rateLimit: Omit<RateLimitOptions, 'redis'>
+}
+
+export default async function v1 (app: FastifyInstance, { now, rateLimit }: V1Options) {
+  // Counted before the key check, so that requests with bad keys are throttled too.
+  await app.register(rateLimits, { ...rateLimit, redis: app.redis })
   await app.register(bearerAuth, {
     // Failures go to the one error handler, which adds the WWW-Authenticate challenge.
     addHook: false,

@@ -43,10 +43,11 @@ t.test('a crash answers 500 internal_error and shows nothing of it', async (t) =
   const app = await build(t)
   // A route that fails the way a bug would, with a secret in its message and stack.
   app.get('/v1/crash', async () => { throw new Error('SELECT secret FROM somewhere failed') })
-  const res = await app.inject({ url: '/v1/crash', headers: AUTH })
+  const res = await app.inject({ url: '/v1/crash', headers: { ...AUTH, 'x-request-id': 'trace-500' } })
   t.equal(res.statusCode, 500)
   t.equal(res.headers['content-type'], JSON_TYPE)
-  t.equal(res.body, JSON.stringify(errorBody('internal_error', 'Internal server error', 500)))
+  t.equal(res.headers['x-request-id'], 'trace-500')
+  t.equal(res.body, JSON.stringify(errorBody('internal_error', 'Internal server error (request id trace-500)', 500)))
 })
 
 t.test('a malformed URL answers 400 invalid_request', async (t) => {

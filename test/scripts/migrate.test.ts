@@ -21,7 +21,8 @@ t.test('npm run migrate applies each migration once and says so', async (t) => {
   t.equal(first.stdout, [
     'Success: 20261122000000_create_pets',
     'Success: 20261122000100_create_api_keys',
-    'Applied 2 migration(s)',
+    'Success: 20261122000200_unique_active_key_names',
+    'Applied 3 migration(s)',
     ''
   ].join('\n'))
   const second = await migrate(env)

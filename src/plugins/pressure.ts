@@ -1,0 +1,29 @@
+/**
+ * Overload protection (@fastify/under-pressure): when the event loop lags or the heap is
+ * too full, requests are refused at once with 503 `unavailable` and `Retry-After`, instead
+ * of queueing up and growing latency without bound. `/healthz` is exempt: an overloaded
+ * process is still alive, and restarting it would only shed its work.
+ */
+import underPressure from '@fastify/under-pressure'
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+
+export interface PressureOptions {
+  /** 0 turns a check off. */
+  maxEventLoopDelayMs?: number
+  maxEventLoopUtilization?: number
+  maxHeapUsedBytes?: number
+  retryAfterSeconds?: number
+  /** How often the load is sampled. */
+  sampleIntervalMs?: number
+}
+
+export default fp(async function pressure (app: FastifyInstance, options: PressureOptions) {
+  await app.register(underPressure, {
+    maxEventLoopDelay: options.maxEventLoopDelayMs ?? 200,
+    maxEventLoopUtilization: options.maxEventLoopUtilization ?? 0,
+    maxHeapUsedBytes: options.maxHeapUsedBytes ?? 0,
+    retryAfter: options.retryAfterSeconds ?? 5,
+    sampleInterval: options.sampleIntervalMs ?? 1000
+  })
+}, { name: 'pressure', dependencies: ['errors'] })

@@ -7,13 +7,13 @@
  * @see https://www.rfc-editor.org/rfc/rfc9745
  * @see https://www.rfc-editor.org/rfc/rfc8594
  */
-import type { onRequestHookHandler, onSendHookHandler } from 'fastify'
+import type { onSendHookHandler, preParsingHookHandler } from 'fastify'
 import { ApiError } from './errors.ts'
 import type { Operation } from './spec.ts'
 
 export type Clock = () => Date
 
-export function deprecationHooks (op: Operation, prefix: string, now: Clock): { onRequest: onRequestHookHandler, onSend: onSendHookHandler } | undefined {
+export function deprecationHooks (op: Operation, prefix: string, now: Clock): { preParsing: preParsingHookHandler, onSend: onSendHookHandler } | undefined {
   const { operation } = op
   if (operation.deprecated !== true) return undefined
   const since = Date.parse(String(operation['x-deprecated-since']))
@@ -30,8 +30,11 @@ export function deprecationHooks (op: Operation, prefix: string, now: Clock): { 
   const gone = new ApiError('gone',
     `${op.method} ${prefix}${op.path} was removed on ${new Date(sunset).toISOString().slice(0, 10)}; use GET ${successor}`)
   return {
-    async onRequest () {
+    // After the key check (a scope-level preParsing hook), so a caller without a key
+    // learns nothing but 401.
+    async preParsing (_request, _reply, payload) {
       if (now().getTime() >= sunset) throw gone
+      return payload
     },
     async onSend (_request, reply, payload) {
       reply.headers(headers)

@@ -3,38 +3,16 @@
  */
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
+import { startServer, tempDir } from './process-helper.ts'
 
 const root = new URL('..', import.meta.url)
 
-/** Starts src/server.ts and resolves once it prints its address. */
-async function start (env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: root, env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe']
-  })
-  let output = ''
-  child.stdout.on('data', (chunk) => { output += chunk })
-  child.stderr.on('data', (chunk) => { output += chunk })
-  const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000)
-    child.stdout.on('data', () => {
-      const match = /Petstore API on (http:\/\/[^/\s]+)\/v1/.exec(output)
-      if (match !== null) { clearTimeout(timer); resolve(match[1]!) }
-    })
-    child.once('exit', () => { clearTimeout(timer); reject(new Error(`server exited:\n${output}`)) })
-  })
-  return { child, base, output: () => output }
-}
-
 t.test('npm start makes a first key, serves with it, logs no secret and stops cleanly', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'petstore-server-'))
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
-  const env = { DATABASE_URL: join(dir, 'petstore.db') }
+  const env = { DATABASE_URL: join(tempDir(t), 'petstore.db'), LOG_LEVEL: 'trace' }
 
-  const first = await start(env)
+  const first = await startServer(env)
   const key = /Bearer (pst_[A-Za-z0-9_-]{43})/.exec(first.output())?.[1]
   t.ok(key, 'the first run prints a key with a curl line')
   t.match(first.output(), `curl -H 'Authorization: Bearer ${key!}' ${first.base}/v1/pets`)
@@ -50,7 +28,7 @@ t.test('npm start makes a first key, serves with it, logs no secret and stops cl
   t.equal(first.output().split(key!).length - 1, 2, 'the key appears only in the first-run message')
   t.notMatch(first.output(), 'pst_wrong-key-for-the-log-check', 'a presented token is never logged')
 
-  const second = await start(env)
+  const second = await startServer(env)
   t.notMatch(second.output(), /pst_/, 'the next start makes no key')
   const listed = await fetch(`${second.base}/v1/pets`, { headers: { authorization: `Bearer ${key!}` } })
   t.equal(await listed.text(), '[{"id":1,"name":"Rex","categoryId":1}]', 'data and key survive the restart')

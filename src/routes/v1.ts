@@ -16,7 +16,7 @@ export interface V1Options {
 }
 
 export default async function v1 (app: FastifyInstance, { now, rateLimit }: V1Options) {
-  // Counted before the key check, so that requests with bad keys are throttled too.
+  // Counted before the key check (see below), so that requests with bad keys are throttled too.
   await app.register(rateLimits, { ...rateLimit, redis: app.redis })
   await app.register(bearerAuth, {
     // Failures go to the one error handler, which adds the WWW-Authenticate challenge.
@@ -27,7 +27,10 @@ export default async function v1 (app: FastifyInstance, { now, rateLimit }: V1Op
     specCompliance: 'rfc6749',
     verifyErrorLogLevel: 'debug'
   })
-  app.addHook('onRequest', app.verifyBearerAuth!)
+  // preParsing, not onRequest: the rate limit is a route-level onRequest hook, and it must
+  // count a request before its key is checked. No body is read before the check either way.
+  const verifyBearerAuth = app.verifyBearerAuth!
+  app.addHook('preParsing', (request, reply, _payload, done) => verifyBearerAuth(request, reply, done))
   app.setNotFoundHandler(notFound)
   await app.register(petRoutes, { now })
   await app.register(methodNotAllowed)

@@ -57,6 +57,10 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
       // How often Node checks those two deadlines (its default is 30 s).
       connectionsCheckingInterval: Math.min(1000, timeouts.headersMs ?? 10_000)
     },
+    // While draining, a request already on an open connection is served as usual (with
+    // `Connection: close`) rather than refused with Fastify's own 503 body: the database
+    // stays open until the last one is answered, and nothing is lost either way.
+    return503OnClosing: false,
     clientErrorHandler,
     // Errors raised before routing (a malformed URL) get the Error body too.
     frameworkErrors (error, _request, reply) {

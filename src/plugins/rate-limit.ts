@@ -40,6 +40,8 @@ export default fp(async function rateLimits (app: FastifyInstance, options: Rate
     timeWindow: windowMs,
     enableDraftSpec: true,
     redis: options.redis,
+    // A Redis outage must not take the API down with it: requests then go uncounted.
+    skipOnError: true,
     nameSpace: 'petstore-rate-limit:',
     keyGenerator: (request) => bucket(app, request),
     max: async (_request, key) => key.startsWith('key:') ? options.perKey : options.anonymous,

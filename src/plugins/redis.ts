@@ -17,9 +17,27 @@ export default fp(async function redis (app: FastifyInstance, options: { url?: s
     app.decorate('redis', undefined)
     return
   }
-  // Fail fast on a wrong URL at start; afterwards ioredis reconnects by itself.
-  const client = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false })
-  await client.connect()
+  // A wrong REDIS_URL stops the start; once connected, ioredis reconnects by itself.
+  let starting = true
+  let lastError: Error | undefined
+  const client = new Redis(options.url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    retryStrategy: (attempt) => starting ? null : Math.min(attempt * 200, 2000)
+  })
+  client.on('error', (error: Error) => {
+    lastError = error
+    if (!starting) app.log.warn({ err: error }, 'Redis connection error')
+  })
+  try {
+    await client.connect()
+    await client.ping()
+  } catch (error) {
+    client.disconnect()
+    throw new Error(`REDIS_URL: cannot reach Redis: ${(lastError ?? error as Error).message}`)
+  }
+  starting = false
   app.decorate('redis', client)
   app.addHook('onClose', async () => { await client.quit() })
 }, { name: 'redis' })

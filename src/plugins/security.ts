@@ -10,9 +10,14 @@ import fp from 'fastify-plugin'
 export default fp(async function security (app: FastifyInstance) {
   await app.register(helmet, {
     contentSecurityPolicy: {
+      // Every directive is listed here; helmet's defaults would add upgrade-insecure-requests,
+      // which breaks "Try it out" wherever the service is reached over plain HTTP.
+      useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
+        scriptSrcAttr: ["'none'"],
+        fontSrc: ["'self'", 'data:'],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],

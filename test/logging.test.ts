@@ -1,0 +1,66 @@
+/**
+ * What the logs hold: a request id on every request line, each 5xx once with its stack,
+ * and never a key.
+ */
+import { Writable } from 'node:stream'
+import t from 'tap'
+import { createApiKey } from '../src/repositories/api-keys.ts'
+import { REDACTED_PATHS } from '../src/logger.ts'
+import { build, JSON_HEADERS, TEST_KEY } from './helper.ts'
+
+function capture () {
+  const lines: Array<Record<string, any>> = []
+  let raw = ''
+  const stream = new Writable({
+    write (chunk, _encoding, done) {
+      raw += chunk
+      lines.push(JSON.parse(chunk.toString()))
+      done()
+    }
+  })
+  return { stream, lines, raw: () => raw }
+}
+
+t.test('no key ever reaches the log, at any level', async (t) => {
+  const log = capture()
+  const app = await build(t, { logger: { level: 'trace', stream: log.stream, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } } })
+  const { key: databaseKey } = await createApiKey(app.db, 'logged')
+  await app.apiKeys.sync(app)
+  const attempts = [
+    `Bearer ${TEST_KEY}`, `Bearer ${databaseKey}`, `bearer ${databaseKey}`, 'Bearer pst_guessed-key-never-valid-000000000000000',
+    `Basic ${TEST_KEY}`, databaseKey
+  ]
+  for (const authorization of attempts) {
+    await app.inject({ url: '/v1/pets?limit=0', headers: { authorization } })
+    await app.inject({ method: 'POST', url: '/v1/pets', headers: { ...JSON_HEADERS, authorization }, payload: '{"name":' })
+  }
+  t.ok(log.lines.length > 20, `${log.lines.length} lines captured`)
+  for (const secret of [TEST_KEY, databaseKey, databaseKey.slice(10), 'pst_guessed-key-never-valid']) {
+    t.notOk(log.raw().includes(secret), `no trace of ${secret.slice(0, 8)}…`)
+  }
+})
+
+t.test('every request line carries the request id', async (t) => {
+  const log = capture()
+  const app = await build(t, { logger: { level: 'info', stream: log.stream } })
+  await app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${TEST_KEY}`, 'x-request-id': 'log-1' } })
+  await app.inject({ url: '/v1/pets', headers: { 'x-request-id': 'log-2' } })
+  const requestLines = log.lines.filter((line) => line.req !== undefined || line.res !== undefined || line.code !== undefined)
+  t.ok(requestLines.length >= 5, `${requestLines.length} request lines`)
+  for (const line of requestLines) t.match(line.reqId, /^log-[12]$/, line.msg)
+  t.ok(log.lines.some((line) => line.reqId === 'log-2' && line.code === 'unauthorized'), 'the 401 is logged with its code')
+})
+
+t.test('a 5xx is logged once, with its stack and the request id', async (t) => {
+  const log = capture()
+  const app = await build(t, { logger: { level: 'info', stream: log.stream } })
+  app.get('/v1/broken', async () => { throw new Error('disk on fire') })
+  const res = await app.inject({ url: '/v1/broken', headers: { authorization: `Bearer ${TEST_KEY}`, 'x-request-id': 'boom-1' } })
+  t.equal(res.statusCode, 500)
+  t.notMatch(res.body, 'disk on fire')
+  const errors = log.lines.filter((line) => line.level >= 50)
+  t.equal(errors.length, 1)
+  t.equal(errors[0]!.reqId, 'boom-1')
+  t.equal(errors[0]!.err.message, 'disk on fire')
+  t.match(errors[0]!.err.stack, /Error: disk on fire\n\s+at /)
+})

@@ -1,0 +1,27 @@
+import t from 'tap'
+import { AUTH, build, errorBody } from '../helper.ts'
+
+// The sampling interval stays above the event-loop-delay histogram's 10 ms resolution: an
+// interval without a sample reads as an infinite delay.
+t.test('under pressure, requests get 503 unavailable with Retry-After; /healthz still answers', async (t) => {
+  // Any heap is "too full" at one byte, so the service is under pressure from the first sample.
+  const app = await build(t, { pressure: { maxHeapUsedBytes: 1, sampleIntervalMs: 50 } })
+  await app.ready()
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  for (const url of ['/v1/pets', '/readyz']) {
+    const res = await app.inject({ url, headers: AUTH })
+    t.equal(res.statusCode, 503, url)
+    t.equal(res.headers['retry-after'], '5', url)
+    t.equal(res.headers['content-type'], 'application/json; charset=utf-8', url)
+    t.same(res.json(), errorBody('unavailable', 'The service is overloaded; retry after the Retry-After delay', 503), url)
+  }
+  const alive = await app.inject({ url: '/healthz' })
+  t.equal(alive.statusCode, 200)
+})
+
+t.test('without pressure, nothing is refused', async (t) => {
+  const app = await build(t, { pressure: { sampleIntervalMs: 50 } })
+  await app.ready()
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  t.equal((await app.inject({ url: '/v1/pets', headers: AUTH })).statusCode, 200)
+})

@@ -218,6 +218,46 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description Over the rate limit: per API key (1000 a minute by default), or, for requests without
+         *     a valid key, per client address (60 a minute by default).
+         */
+        TooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "rate_limited",
+                 *       "message": "Rate limit of 1000 requests per 60 s exceeded; retry in 12 seconds",
+                 *       "status": 429
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The service is overloaded; retry after `Retry-After` seconds. */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "unavailable",
+                 *       "message": "The service is overloaded; retry after the Retry-After delay",
+                 *       "status": 503
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description An unexpected failure. Details are logged with the request id, never sent. */
         InternalError: {
             headers: {
@@ -227,7 +267,7 @@ export interface components {
                 /**
                  * @example {
                  *       "code": "internal_error",
-                 *       "message": "Internal server error",
+                 *       "message": "Internal server error (request id 5f0c7a52-4d4e-4b8e-9d39-1c3a8f7e2b10)",
                  *       "status": 500
                  *     }
                  */
@@ -261,6 +301,19 @@ export interface components {
         Sunset: "Thu, 05 Dec 2030 00:00:00 GMT";
         /** @description RFC 8288 link to the operation that replaces this one. */
         SuccessorLink: "</v1/pets>; rel=\"successor-version\"";
+        /**
+         * @description The id of this request, as it appears in the service's logs: the `X-Request-Id`
+         *     the client sent (1 to 128 characters of `A-Z a-z 0-9 . _ : @ -`), or a new UUID.
+         */
+        RequestId: string;
+        /** @description Requests allowed per minute for this key (or, without a valid key, this address). */
+        RateLimitLimit: number;
+        /** @description Requests left in the current minute. */
+        RateLimitRemaining: number;
+        /** @description Seconds until the current window ends. */
+        RateLimitReset: number;
+        /** @description Seconds to wait before retrying. */
+        RetryAfter: number;
         /** @description RFC 6750 challenge, for example `Bearer realm="petstore", error="invalid_token"`. */
         WWWAuthenticate: string;
     };
@@ -291,6 +344,10 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["NextLink"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -299,7 +356,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createPet: {
@@ -325,6 +384,10 @@ export interface operations {
             /** @description The pet was added. */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -334,7 +397,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPet: {
@@ -355,6 +420,10 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["SuccessorLink"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -365,7 +434,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

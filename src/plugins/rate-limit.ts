@@ -14,7 +14,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Redis } from 'ioredis'
 import { ApiError } from '../errors.ts'
-import { hashKey } from '../keys.ts'
 
 export interface RateLimitOptions {
   /** Requests per window for each API key; 0 turns the per-key limit off. */
@@ -30,7 +29,8 @@ const BEARER = /^bearer +(.+)$/i
 /** `key:<hash>` for a request with a valid key, `ip:<address>` for any other. */
 function bucket (app: FastifyInstance, request: FastifyRequest): string {
   const token = BEARER.exec(request.headers.authorization ?? '')?.[1]?.trim()
-  return token !== undefined && app.apiKeys.verify(token) ? `key:${hashKey(token)}` : `ip:${request.ip}`
+  const hash = token === undefined ? undefined : app.apiKeys.identifyFor(request, token)
+  return hash === undefined ? `ip:${request.ip}` : `key:${hash}`
 }
 
 export default fp(async function rateLimits (app: FastifyInstance, options: RateLimitOptions) {

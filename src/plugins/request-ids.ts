@@ -7,7 +7,8 @@ import fp from 'fastify-plugin'
 import { REQUEST_ID_HEADER } from '../request-id.ts'
 
 export default fp(async function requestIds (app: FastifyInstance) {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id)
+    done()
   })
 }, { name: 'request-ids' })

@@ -3,7 +3,7 @@
  * needs a key (including its 404s and 405s) and nothing outside it does.
  */
 import bearerAuth from '@fastify/bearer-auth'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { Clock } from '../deprecation.ts'
 import { notFound } from '../plugins/errors.ts'
 import rateLimits, { type RateLimitOptions } from '../plugins/rate-limit.ts'
@@ -22,7 +22,7 @@ export default async function v1 (app: FastifyInstance, { now, rateLimit }: V1Op
     // Failures go to the one error handler, which adds the WWW-Authenticate challenge.
     addHook: false,
     keys: [],
-    auth: (key: string) => app.apiKeys.verify(key),
+    auth: (key: string, request: FastifyRequest) => app.apiKeys.identifyFor(request, key) !== undefined,
     // The scheme name is case-insensitive (RFC 9110 section 11.1): `bearer KEY` is valid.
     specCompliance: 'rfc6749',
     verifyErrorLogLevel: 'debug'

@@ -7,7 +7,8 @@
  * of digits), checks the bounds exactly, and leaves a number when the value fits in one,
  * a BigInt when it does not.
  */
-import type { Ajv, SchemaValidateFunction } from 'ajv'
+import type { Ajv } from 'ajv'
+import type { DataValidateFunction } from 'ajv/dist/types/index.js'
 import { INT64_MAX, INT64_MIN, toApiInt } from '../int64.ts'
 
 interface Bounds { minimum?: number | bigint, maximum?: number | bigint }
@@ -21,25 +22,45 @@ function toBigInt (data: unknown, coerceStrings: boolean): bigint | undefined {
   return undefined
 }
 
+/** The bounds of one schema, as exact BigInts; a maximum past int64 is the int64 maximum. */
+function exactBounds (bounds: Bounds): { min: bigint, max: bigint } {
+  const min = bounds.minimum === undefined ? INT64_MIN : BigInt(bounds.minimum)
+  // A maximum written as 9223372036854775807 may reach here rounded up to 2^63.
+  const max = bounds.maximum === undefined || BigInt(bounds.maximum) > INT64_MAX ? INT64_MAX : BigInt(bounds.maximum)
+  return { min, max }
+}
+
+function problem (value: bigint | undefined, min: bigint, max: bigint): string | undefined {
+  if (value === undefined) return 'must be integer'
+  if (value < min) return `must be >= ${min}`
+  if (value > max) return `must be <= ${max}`
+  return undefined
+}
+
 export function addInt64Keyword (ajv: Ajv, { coerceStrings }: { coerceStrings: boolean }): void {
-  const int64: SchemaValidateFunction = (bounds: Bounds, data: unknown, _schema, context) => {
-    const fail = (message: string, params: Record<string, unknown> = {}) => {
-      int64.errors = [{ keyword: 'int64', message, params }]
-      return false
+  ajv.addKeyword({
+    keyword: 'int64',
+    modifying: true,
+    errors: true,
+    schemaType: 'object',
+    // Compiled once per schema: each call only converts and compares.
+    compile (bounds: Bounds) {
+      const { min, max } = exactBounds(bounds)
+      const validate: DataValidateFunction = (data, context) => {
+        const value = toBigInt(data, coerceStrings)
+        const message = problem(value, min, max)
+        if (message !== undefined) {
+          validate.errors = [{ keyword: 'int64', message, params: {} }]
+          return false
+        }
+        if (context !== undefined && context.parentData !== undefined) {
+          context.parentData[context.parentDataProperty] = toApiInt(value!)
+        }
+        return true
+      }
+      return validate
     }
-    const value = toBigInt(data, coerceStrings)
-    if (value === undefined) return fail('must be integer')
-    const min = bounds.minimum === undefined ? INT64_MIN : BigInt(bounds.minimum)
-    // A maximum written as 9223372036854775807 may reach here rounded up to 2^63.
-    const max = bounds.maximum === undefined || BigInt(bounds.maximum) > INT64_MAX ? INT64_MAX : BigInt(bounds.maximum)
-    if (value < min) return fail(`must be >= ${min}`, { limit: min.toString() })
-    if (value > max) return fail(`must be <= ${max}`, { limit: max.toString() })
-    if (context !== undefined && context.parentData !== undefined) {
-      context.parentData[context.parentDataProperty] = toApiInt(value)
-    }
-    return true
-  }
-  ajv.addKeyword({ keyword: 'int64', modifying: true, errors: true, schemaType: 'object', validate: int64 })
+  })
 }
 
 type Schema = { [key: string]: unknown }

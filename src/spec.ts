@@ -41,7 +41,7 @@ function resolvePointer (ref: string): Json {
 }
 
 /** Inlines every `$ref`, so the result stands alone. The document has no recursive schemas. */
-function dereference (node: Json): Json {
+export function dereference (node: Json): Json {
   if (Array.isArray(node)) return node.map(dereference)
   if (node === null || typeof node !== 'object') return node
   if (typeof node.$ref === 'string') return dereference(resolvePointer(node.$ref))

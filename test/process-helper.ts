@@ -3,6 +3,7 @@
  * real socket, signals or a crash.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { request, type Agent } from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -42,4 +43,23 @@ export function tempDir (t: Test): string {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-test-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   return dir
+}
+
+export interface Outcome { requestId: string, status?: number, body?: string, error?: string }
+
+/** POSTs a pet named `requestId` (also sent as X-Request-Id); never rejects. */
+export function postPet (port: number, agent: Agent, key: string, requestId: string): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const req = request({
+      port, host: '127.0.0.1', method: 'POST', path: '/v1/pets', agent,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-request-id': requestId }
+    }, (res) => {
+      let text = ''
+      res.on('data', (chunk) => { text += chunk })
+      res.on('end', () => resolve({ requestId, status: res.statusCode, body: text }))
+      res.on('error', (error: NodeJS.ErrnoException) => resolve({ requestId, error: error.code ?? error.message }))
+    })
+    req.on('error', (error: NodeJS.ErrnoException) => resolve({ requestId, error: error.code ?? error.message }))
+    req.end(JSON.stringify({ name: requestId, categoryId: 1 }))
+  })
 }

@@ -5,32 +5,13 @@
  */
 import { once } from 'node:events'
 import { existsSync, statSync } from 'node:fs'
-import { Agent, request } from 'node:http'
+import { Agent } from 'node:http'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import t from 'tap'
-import { startServer, tempDir } from './process-helper.ts'
+import { postPet, startServer, tempDir, type Outcome } from './process-helper.ts'
 
 const KEY = 'shutdown-test-key-not-a-secret-0'
-
-interface Outcome { requestId: string, status?: number, body?: string, error?: string }
-
-function post (port: number, agent: Agent, requestId: string): Promise<Outcome> {
-  return new Promise((resolve) => {
-    const body = JSON.stringify({ name: requestId, categoryId: 1 })
-    const req = request({
-      port, host: '127.0.0.1', method: 'POST', path: '/v1/pets', agent,
-      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'x-request-id': requestId }
-    }, (res) => {
-      let text = ''
-      res.on('data', (chunk) => { text += chunk })
-      res.on('end', () => resolve({ requestId, status: res.statusCode, body: text }))
-      res.on('error', (error: NodeJS.ErrnoException) => resolve({ requestId, error: error.code ?? error.message }))
-    })
-    req.on('error', (error: NodeJS.ErrnoException) => resolve({ requestId, error: error.code ?? error.message }))
-    req.end(body)
-  })
-}
 
 t.test('SIGTERM under load loses nothing and cuts off no request it received', async (t) => {
   const database = join(tempDir(t), 'petstore.db')
@@ -40,7 +21,7 @@ t.test('SIGTERM under load loses nothing and cuts off no request it received', a
   const workers = Array.from({ length: 6 }, async (_, worker) => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 })
     for (let i = 0; !stop && i < 10_000; i++) {
-      const outcome = await post(server.port, agent, `w${worker}-r${i}`)
+      const outcome = await postPet(server.port, agent, KEY, `w${worker}-r${i}`)
       outcomes.push(outcome)
       if (outcome.error === 'ECONNREFUSED') break
     }

@@ -1,0 +1,17 @@
+/**
+ * `npm run fuzz -- [--runs 20000] [--seed N]`: the schema-driven fuzz suite
+ * (test/fuzz/contract.test.ts), long and with a random seed unless one is given. The seed
+ * is printed first; a failure prints the seed and path that replay it.
+ */
+import { spawnSync } from 'node:child_process'
+import { parseArgs } from 'node:util'
+
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '20000' }, seed: { type: 'string' } } })
+const seed = values.seed ?? String(Math.floor(Math.random() * 2 ** 31))
+console.log(`fuzzing with FUZZ_SEED=${seed} FUZZ_RUNS=${values.runs}`)
+const result = spawnSync(process.execPath, ['--import', 'tsx', 'test/fuzz/contract.test.ts'], {
+  cwd: new URL('..', import.meta.url),
+  env: { ...process.env, FUZZ_SEED: seed, FUZZ_RUNS: values.runs },
+  stdio: 'inherit'
+})
+process.exitCode = result.status ?? 1

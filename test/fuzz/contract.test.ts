@@ -1,0 +1,219 @@
+/**
+ * Schema-driven fuzzing: requests built from the OpenAPI document's own schemas, valid and
+ * mutated, against the whole app. For every answer: no 5xx, the status is declared, the
+ * body and headers match the document. Valid creates are listed exactly once; invalid
+ * requests change nothing.
+ *
+ * FUZZ_SEED and FUZZ_RUNS pick the seed and the cases per property (CI uses the defaults);
+ * `npm run fuzz` runs long with a random seed. fast-check prints the seed and path of any
+ * failure, so it can be replayed with FUZZ_SEED.
+ */
+import fc from 'fast-check'
+import type { FastifyInstance, InjectOptions } from 'fastify'
+import { stringify, LosslessNumber } from 'lossless-json'
+import t, { type Test } from 'tap'
+import { buildApp } from '../../src/app.ts'
+import { encodeCursor } from '../../src/pagination.ts'
+import { routeSchema } from '../../src/spec.ts'
+import { invalidObject, invalidValue, valid, type Schema } from './arbitraries.ts'
+import { contractViolations } from './contract.ts'
+
+const seed = Number(process.env.FUZZ_SEED ?? 20261122)
+const numRuns = Number(process.env.FUZZ_RUNS ?? 1000)
+const KEY = 'fuzz-key-not-a-real-secret-00000'
+const AUTH = { authorization: `Bearer ${KEY}` }
+let cases = 0
+
+const newPet = routeSchema('createPet').body as Schema
+const listQuery = routeSchema('listPets').querystring as Schema
+const petIdSchema = (routeSchema('getPet').params as Schema).properties.petId as Schema
+
+async function makeApp (t: Test): Promise<FastifyInstance> {
+  // No rate limit: the fuzzer is one client sending thousands of requests on purpose.
+  const app = await buildApp({ database: { url: ':memory:' }, apiKeys: [KEY], rateLimit: { perKey: 0, anonymous: 1_000_000 } })
+  t.teardown(() => app.close())
+  return app
+}
+
+/** Sends one request and checks what holds for every answer. */
+async function send (app: FastifyInstance, operationId: string | undefined, request: InjectOptions) {
+  cases++
+  const response = await app.inject(request)
+  if (response.statusCode >= 500) throw new Error(`5xx for ${JSON.stringify(request).slice(0, 300)}: ${response.body}`)
+  // A HEAD answer has no body by definition (RFC 9110 section 9.3.2).
+  if (response.statusCode >= 400 && request.method !== 'HEAD') {
+    const body = JSON.parse(response.body)
+    if (body.status !== response.statusCode || typeof body.code !== 'string' || typeof body.message !== 'string' || Object.keys(body).length !== 3) {
+      throw new Error(`not an Error body: ${response.body}`)
+    }
+  }
+  if (operationId !== undefined) {
+    const problems = contractViolations(operationId, response)
+    if (problems.length > 0) throw new Error(`${operationId} answer breaks the contract: ${problems.join('; ')}`)
+  }
+  return response
+}
+
+const petCount = async (app: FastifyInstance) => Number((await app.db.selectFrom('pets').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
+
+/** JSON text for a value that may hold BigInts or raw numbers such as 1e400. */
+const json = (value: unknown) => stringify(value) as string
+
+t.comment(`fuzz seed ${seed}, ${numRuns} runs per property (replay with FUZZ_SEED=${seed})`)
+
+t.test('createPet: valid bodies are created once, exactly as sent', async (t) => {
+  const app = await makeApp(t)
+  const created: Array<number | bigint> = []
+  await fc.assert(fc.asyncProperty(valid(newPet), async (pet) => {
+    const response = await send(app, 'createPet', { method: 'POST', url: '/v1/pets', headers: { ...AUTH, 'content-type': 'application/json' }, payload: json(pet) })
+    if (response.statusCode !== 201) throw new Error(`expected 201, got ${response.statusCode}: ${response.body}`)
+    const body = JSON.parse(response.body)
+    const expected = json({ id: body.id, ...(pet as object) })
+    const sent = pet as { name: string, categoryId: number | bigint, status?: string }
+    const echoed = json({ id: body.id, name: sent.name, categoryId: sent.categoryId, ...(sent.status !== undefined && { status: sent.status }) })
+    if (response.body !== echoed) throw new Error(`echo differs: sent ${expected}, got ${response.body}`)
+    created.push(body.id)
+  }), { seed, numRuns })
+
+  // Every created pet is listed exactly once, in id order, across all pages.
+  const seen: number[] = []
+  let url: string | undefined = '/v1/pets?limit=100'
+  while (url !== undefined) {
+    const page = await send(app, 'listPets', { url, headers: AUTH })
+    seen.push(...JSON.parse(page.body).map((pet: { id: number }) => pet.id))
+    url = /^<([^>]+)>; rel="next"$/.exec(String(page.headers.link ?? ''))?.[1]
+  }
+  t.same(seen, created, `${created.length} pets, each listed once in order`)
+})
+
+const badBodies = fc.oneof(
+  invalidObject(newPet).map(json),
+  fc.oneof(fc.constant(null), fc.integer(), fc.string(), fc.array(valid(newPet), { maxLength: 2 })).map(json),
+  fc.constantFrom('', '{', '{"name":"Rex","categoryId":1', '{"name":"Rex","name":"Rex","categoryId":1}', 'NaN', '{"name":"Rex","categoryId":01}',
+    '{"name":"Rex","categoryId":1}x', '\u0000', '{"name":"\\ud800","categoryId":1}', '{"name":"Rex","categoryId":1e400}',
+    '{"name":"Rex","categoryId":9007199254740993.0}', '{"name":"Rex","categoryId":-0.0}'),
+  fc.constant(json({ name: 'x'.repeat(1024 * 1024), categoryId: 1 })),
+  fc.tuple(valid(newPet), fc.constantFrom('1E3', '1.0e0', '-1', '0.5', '9223372036854775808', '18446744073709551616'))
+    .map(([pet, raw]) => json({ ...(pet as object), categoryId: new LosslessNumber(raw) }))
+)
+
+t.test('createPet: invalid bodies get a 4xx Error and change nothing', async (t) => {
+  const app = await makeApp(t)
+  await app.inject({ method: 'POST', url: '/v1/pets', headers: { ...AUTH, 'content-type': 'application/json' }, payload: { name: 'seed', categoryId: 1 } })
+  await fc.assert(fc.asyncProperty(badBodies, async (payload) => {
+    const before = await petCount(app)
+    const response = await send(app, 'createPet', { method: 'POST', url: '/v1/pets', headers: { ...AUTH, 'content-type': 'application/json' }, payload })
+    // A few mutations are still valid (1.0e0 is the integer 1): those must create.
+    if (response.statusCode === 201) return
+    if (response.statusCode !== 400 && response.statusCode !== 413) throw new Error(`expected 400 or 413, got ${response.statusCode}`)
+    if (await petCount(app) !== before) throw new Error(`an invalid body changed the database: ${payload.slice(0, 200)}`)
+  }), { seed, numRuns })
+})
+
+t.test('createPet: wrong or missing headers get 400 or 401 and change nothing', async (t) => {
+  const app = await makeApp(t)
+  const headers = fc.record({
+    authorization: fc.constantFrom(undefined, '', 'Bearer', `Basic ${KEY}`, `Bearer ${KEY}x`, `Token ${KEY}`, KEY, 'Bearer pst_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'),
+    'content-type': fc.constantFrom(undefined, 'text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx')
+  }, { requiredKeys: [] })
+  await fc.assert(fc.asyncProperty(headers, valid(newPet), async (sent, pet) => {
+    const before = await petCount(app)
+    const clean = Object.fromEntries(Object.entries(sent).filter(([, value]) => value !== undefined)) as Record<string, string>
+    const response = await send(app, 'createPet', { method: 'POST', url: '/v1/pets', headers: clean, payload: json(pet) })
+    if (response.statusCode !== 400 && response.statusCode !== 401) throw new Error(`expected 400 or 401, got ${response.statusCode}`)
+    if (response.statusCode === 401 && response.headers['www-authenticate'] === undefined) throw new Error('401 without WWW-Authenticate')
+    if (await petCount(app) !== before) throw new Error('a refused request changed the database')
+  }), { seed, numRuns })
+})
+
+t.test('listPets: valid queries answer pages that keep every promise', async (t) => {
+  const app = await makeApp(t)
+  for (let i = 0; i < 60; i++) {
+    await app.inject({ method: 'POST', url: '/v1/pets', headers: { ...AUTH, 'content-type': 'application/json' }, payload: { name: `pet ${i}`, categoryId: 1, ...(i % 4 < 3 && { status: ['available', 'pending', 'sold'][i % 4] }) } })
+  }
+  const query = fc.record({
+    limit: valid(listQuery.properties.limit),
+    status: valid(listQuery.properties.status),
+    cursor: fc.oneof(fc.integer({ min: 1, max: 70 }), fc.bigInt({ min: 1n, max: 2n ** 63n - 1n })).map(encodeCursor)
+  }, { requiredKeys: [] })
+  await fc.assert(fc.asyncProperty(query, async (params) => {
+    const search = new URLSearchParams(Object.entries(params).map(([name, value]): [string, string] => [name, String(value)]))
+    const response = await send(app, 'listPets', { url: `/v1/pets?${search.toString()}`, headers: AUTH })
+    if (response.statusCode !== 200) throw new Error(`expected 200, got ${response.statusCode}: ${response.body}`)
+    const pets = JSON.parse(response.body) as Array<{ id: number, status?: string }>
+    const limit = (params.limit as number | undefined) ?? 20
+    if (pets.length > limit) throw new Error(`${pets.length} pets for limit ${limit}`)
+    if (pets.some((pet, i) => i > 0 && pet.id <= pets[i - 1]!.id)) throw new Error('not in ascending id order')
+    if (params.status !== undefined && pets.some((pet) => pet.status !== params.status)) throw new Error('status filter not kept')
+    const link = response.headers.link as string | undefined
+    if (link !== undefined && (params.status !== undefined) !== link.includes(`status=${String(params.status)}`)) throw new Error(`Link drops the filter: ${link}`)
+  }), { seed, numRuns })
+})
+
+t.test('listPets: invalid queries get 400 naming the parameter', async (t) => {
+  const app = await makeApp(t)
+  const names = Object.keys(listQuery.properties)
+  const badValue = (name: string) => {
+    const schema = listQuery.properties[name] as Schema
+    if (schema.type === 'integer') {
+      return fc.constantFrom(String(schema.minimum - 1), String(schema.maximum + 1), '1.5', 'abc', '', '-', '1_0', '99999999999999999999')
+    }
+    return invalidValue(schema).filter((value): value is string => typeof value === 'string')
+  }
+  const mutation = fc.oneof(
+    fc.constantFrom(...names).chain((name) => badValue(name).map((value): Array<[string, string]> => [[name, value]])),
+    fc.constantFrom(...names).chain((name) => fc.tuple(valid(listQuery.properties[name]), valid(listQuery.properties[name]))
+      .map(([a, b]): Array<[string, string]> => [[name, String(a)], [name, String(b)]])),
+    fc.string({ minLength: 1, maxLength: 10 }).filter((name) => !names.includes(name)).map((name): Array<[string, string]> => [[name, '1']]),
+    fc.constantFrom('%%', '%E0%A4%A').map((raw): Array<[string, string]> => [['cursor', decodeURIComponentSafe(raw)]])
+  )
+  await fc.assert(fc.asyncProperty(mutation, async (pairs) => {
+    const search = new URLSearchParams(pairs as Array<[string, string]>)
+    const response = await send(app, 'listPets', { url: `/v1/pets?${search.toString()}`, headers: AUTH })
+    if (response.statusCode !== 400) throw new Error(`expected 400, got ${response.statusCode} for ${search.toString()}: ${response.body}`)
+    if (!/querystring/.test(JSON.parse(response.body).message)) throw new Error(`message names no parameter: ${response.body}`)
+  }), { seed, numRuns })
+})
+
+function decodeURIComponentSafe (text: string): string {
+  try { return decodeURIComponent(text) } catch { return text }
+}
+
+t.test('getPet: any int64 id answers 200 or 404, with the deprecation headers; anything else 400', async (t) => {
+  const app = await makeApp(t)
+  for (let i = 0; i < 5; i++) {
+    await app.inject({ method: 'POST', url: '/v1/pets', headers: { ...AUTH, 'content-type': 'application/json' }, payload: { name: `pet ${i}`, categoryId: 1 } })
+  }
+  const id = fc.oneof(
+    valid(petIdSchema).map((value) => ({ text: String(value), valid: true })),
+    fc.constantFrom('0', '-1', '1.5', 'abc', '9223372036854775808', '1e3', '0x10', '%20', '18446744073709551616').map((text) => ({ text, valid: false }))
+  )
+  await fc.assert(fc.asyncProperty(id, async ({ text, valid: isValid }) => {
+    const response = await send(app, 'getPet', { url: `/v1/pets/${text}`, headers: AUTH })
+    const expected = isValid ? [200, 404] : [400]
+    if (!expected.includes(response.statusCode)) throw new Error(`petId ${text}: expected ${expected.join(' or ')}, got ${response.statusCode}`)
+    for (const header of ['deprecation', 'sunset', 'link']) {
+      if (response.headers[header] === undefined) throw new Error(`petId ${text}: no ${header} header`)
+    }
+  }), { seed, numRuns })
+})
+
+t.test('any method, path and headers: never a 5xx, always the Error body', async (t) => {
+  const app = await makeApp(t)
+  const request = fc.record({
+    method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'),
+    path: fc.oneof(fc.constantFrom('/v1/pets', '/v1/pets/1', '/v1/', '/v1', '/', '/docs', '/openapi.json', '/healthz'),
+      fc.webPath().map((path) => `/v1${path}`), fc.webPath().map((path) => `/${path.replace(/^\//, '')}`)),
+    authorization: fc.oneof(fc.constant(`Bearer ${KEY}`), fc.string({ maxLength: 40 }).filter((text) => /^[\t\x20-\x7e]*$/.test(text))),
+    body: fc.option(fc.oneof(fc.string({ maxLength: 50 }), valid(newPet).map(json)), { nil: undefined })
+  })
+  await fc.assert(fc.asyncProperty(request, async ({ method, path, authorization, body }) => {
+    await send(app, undefined, {
+      method: method as 'GET',
+      url: path,
+      headers: { authorization, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      ...(body !== undefined && method !== 'GET' && method !== 'HEAD' && { payload: body })
+    })
+  }), { seed, numRuns })
+  t.comment(`${cases} fuzz cases in this file`)
+})

@@ -9,12 +9,12 @@
  *
  *   npm run bench -- [--seconds 5] [--rounds 5] [--connections 10]
  */
-import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
+import { spawnServer } from './lib/spawn-server.ts'
 
 const { values } = parseArgs({
   options: {
@@ -29,26 +29,11 @@ const connections = Number(values.connections)
 
 const KEY = 'bench-key-not-a-secret-000000000'
 const SEED = 1000
-const root = new URL('..', import.meta.url)
 const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'))
 
-async function startServer (name: string, script: string): Promise<{ child: ChildProcess, base: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    cwd: root,
-    // The rate limiter stays on, with a limit the load never reaches, so its cost is measured.
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', PETSTORE_API_KEYS: KEY, RATE_LIMIT_MAX: '1000000000', DATABASE_URL: join(dir, `${name}.db`) },
-    stdio: ['ignore', 'pipe', 'inherit']
-  })
-  const base = await new Promise<string>((resolve, reject) => {
-    let output = ''
-    child.stdout!.on('data', (chunk) => {
-      output += chunk
-      const match = /on (http:\/\/[^/\s]+)\/v1/.exec(output)
-      if (match !== null) resolve(match[1]!)
-    })
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}: ${output}`)))
-  })
-  return { child, base }
+function startServer (name: string, script: string) {
+  // The rate limiter stays on, with a limit the load never reaches, so its cost is measured.
+  return spawnServer(script, { LOG_LEVEL: 'warn', PETSTORE_API_KEYS: KEY, RATE_LIMIT_MAX: '1000000000', DATABASE_URL: join(dir, `${name}.db`) })
 }
 
 const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }

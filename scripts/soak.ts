@@ -6,12 +6,12 @@
  * The load runs as back-to-back 5-second slices, so each slice has its own latency
  * figures; the server is one child process on a fresh SQLite file.
  */
-import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
+import { spawnServer } from './lib/spawn-server.ts'
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, connections: { type: 'string', default: '20' } } })
 const seconds = Number(values.seconds)
@@ -20,20 +20,8 @@ const SLICE = 5
 const KEY = 'soak-key-not-a-real-secret-00000'
 const dir = mkdtempSync(join(tmpdir(), 'petstore-soak-'))
 
-const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-  cwd: new URL('..', import.meta.url),
-  env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', PETSTORE_API_KEYS: KEY, RATE_LIMIT_MAX: '0', DATABASE_URL: join(dir, 'soak.db') },
-  stdio: ['ignore', 'pipe', 'inherit']
-})
-const base = await new Promise<string>((resolve, reject) => {
-  let output = ''
-  child.stdout.on('data', (chunk) => {
-    output += chunk
-    const match = /on (http:\/\/[^/\s]+)\/v1/.exec(output)
-    if (match !== null) resolve(match[1]!)
-  })
-  child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${output}`)))
-})
+const server = await spawnServer('src/server.ts', { LOG_LEVEL: 'warn', PETSTORE_API_KEYS: KEY, RATE_LIMIT_MAX: '0', DATABASE_URL: join(dir, 'soak.db') })
+const { child, base } = server
 
 const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024
 const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }

@@ -2,40 +2,18 @@
  * Runs src/server.ts as a real process, as `npm start` does, for the tests that need a
  * real socket, signals or a crash.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
 import { request, type Agent } from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Test } from 'tap'
+import { spawnServer, type ServerProcess } from '../scripts/lib/spawn-server.ts'
 
-const root = new URL('..', import.meta.url)
+export type { ServerProcess }
 
-export interface ServerProcess {
-  child: ChildProcess
-  /** `http://127.0.0.1:PORT` */
-  base: string
-  port: number
-  output: () => string
-}
-
-/** Starts the server (PORT=0) and resolves once it prints its address. */
-export async function startServer (env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: root, env: { ...process.env, PORT: '0', LOG_FORMAT: 'json', ...env }, stdio: ['ignore', 'pipe', 'pipe']
-  })
-  let output = ''
-  child.stdout!.on('data', (chunk) => { output += chunk })
-  child.stderr!.on('data', (chunk) => { output += chunk })
-  const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000)
-    child.stdout!.on('data', () => {
-      const match = /Petstore API on (http:\/\/[^/\s]+)\/v1/.exec(output)
-      if (match !== null) { clearTimeout(timer); resolve(match[1]!) }
-    })
-    child.once('exit', () => { clearTimeout(timer); reject(new Error(`server exited:\n${output}`)) })
-  })
-  return { child, base, port: Number(new URL(base).port), output: () => output }
+/** Starts src/server.ts, as `npm start` does, on a free port. */
+export function startServer (env: Record<string, string>): Promise<ServerProcess> {
+  return spawnServer('src/server.ts', env)
 }
 
 /** A temporary folder for one test, removed afterwards. */

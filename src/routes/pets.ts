@@ -27,6 +27,8 @@ function route (operationId: string) {
 }
 
 export default async function petRoutes (app: FastifyInstance, { now }: PetRoutesOptions) {
+  const listPath = `${app.prefix}${operation('listPets').path}`
+
   app.route<{ Querystring: ListPetsQuery, Reply: Pets }>({
     ...route('listPets'),
     handler: async function listPets (request, reply) {
@@ -34,7 +36,7 @@ export default async function petRoutes (app: FastifyInstance, { now }: PetRoute
       const afterId = cursor === undefined ? 0 : decodeCursor(cursor)
       const page = await pets.listPets(app.db, { limit, status, afterId })
       if (page.more) {
-        reply.header('link', nextPageLink(`${app.prefix}${operation('listPets').path}`, { limit, status }, page.pets.at(-1)!.id))
+        reply.header('link', nextPageLink(listPath, { limit, status }, page.pets.at(-1)!.id))
       }
       return page.pets
     }

@@ -58,8 +58,11 @@ function jsonSchema (node: Json): JsonObject {
     if (value === null || typeof value !== 'object') return value
     return Object.fromEntries(Object.entries(value)
       .filter(([key]) => !OPENAPI_ONLY.has(key) && !key.startsWith('x-'))
-      .map(([key, inner]) => [key, strip(inner)]))
+      .map(([key, inner]) => [key, key === 'properties' ? stripEach(inner) : strip(inner)]))
   }
+  // Under `properties` the keys are property names, which may well start with `x-`.
+  const stripEach = (properties: Json): Json =>
+    Object.fromEntries(Object.entries(properties as JsonObject).map(([name, schema]) => [name, strip(schema)]))
   return strip(dereference(node)) as JsonObject
 }
 

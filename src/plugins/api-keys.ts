@@ -51,7 +51,13 @@ export class KeyRing {
   async sync (app: FastifyInstance): Promise<void> {
     const used = this.used
     this.used = new Map()
-    await recordKeyUse(app.db, used)
+    try {
+      await recordKeyUse(app.db, used)
+    } catch (error) {
+      // Kept for the next sync, unless a newer use was seen meanwhile.
+      for (const [hash, at] of used) if (!this.used.has(hash)) this.used.set(hash, at)
+      throw error
+    }
     this.fromDatabase = new Set(await activeKeyHashes(app.db))
   }
 }

@@ -16,6 +16,7 @@ interface Env {
   LOG_FORMAT: 'auto' | 'json' | 'pretty'
   BODY_LIMIT: number
   SQLITE_SYNCHRONOUS: 'FULL' | 'NORMAL'
+  DATABASE_POOL_SIZE: number
   REDIS_URL: string
   RATE_LIMIT_MAX: number
   RATE_LIMIT_ANON_MAX: number
@@ -42,6 +43,7 @@ const schema: JSONSchemaType<Env> = {
     LOG_FORMAT: { type: 'string', enum: ['auto', 'json', 'pretty'], default: 'auto' },
     BODY_LIMIT: { type: 'integer', minimum: 1, maximum: 10 * 1024 * 1024, default: 16 * 1024 },
     SQLITE_SYNCHRONOUS: { type: 'string', enum: ['FULL', 'NORMAL'], default: 'FULL' },
+    DATABASE_POOL_SIZE: { type: 'integer', minimum: 1, maximum: 1000, default: 10 },
     REDIS_URL: { type: 'string', default: '', pattern: '^(rediss?://.+)?$' },
     RATE_LIMIT_MAX: { type: 'integer', minimum: 0, default: 1000 },
     RATE_LIMIT_ANON_MAX: { type: 'integer', minimum: 1, default: 60 },
@@ -60,7 +62,7 @@ const schema: JSONSchemaType<Env> = {
 export interface Config {
   port: number
   host: string
-  database: { url: string, sqliteSynchronous: 'FULL' | 'NORMAL' }
+  database: { url: string, sqliteSynchronous: 'FULL' | 'NORMAL', poolSize: number }
   apiKeys: string[]
   log: { level: Env['LOG_LEVEL'], format: Env['LOG_FORMAT'] }
   bodyLimit: number
@@ -86,9 +88,6 @@ function parseTrustProxy (value: string): Config['trustProxy'] {
 
 export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema<Env>({ schema, data: env, dotenv: false })
-  if (/^postgres(ql)?:/i.test(parsed.DATABASE_URL)) {
-    throw new Error('DATABASE_URL: PostgreSQL is not supported by this version; use a SQLite file path')
-  }
   const apiKeys = parsed.PETSTORE_API_KEYS.split(',').map((key) => key.trim()).filter((key) => key !== '')
   if (apiKeys.some((key) => key.length < MIN_KEY_LENGTH || /\s/.test(key))) {
     throw new Error(`PETSTORE_API_KEYS: each key must be at least ${MIN_KEY_LENGTH} characters without spaces`)
@@ -99,7 +98,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: parsed.PORT,
     host: parsed.HOST,
-    database: { url: parsed.DATABASE_URL, sqliteSynchronous: parsed.SQLITE_SYNCHRONOUS },
+    database: { url: parsed.DATABASE_URL, sqliteSynchronous: parsed.SQLITE_SYNCHRONOUS, poolSize: parsed.DATABASE_POOL_SIZE },
     apiKeys,
     log: { level: parsed.LOG_LEVEL, format: parsed.LOG_FORMAT },
     bodyLimit: parsed.BODY_LIMIT,

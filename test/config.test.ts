@@ -5,7 +5,7 @@ t.test('defaults', async (t) => {
   t.same(loadConfig({}), {
     port: 3000,
     host: '127.0.0.1',
-    database: { url: './data/petstore.db', sqliteSynchronous: 'FULL' },
+    database: { url: './data/petstore.db', sqliteSynchronous: 'FULL', poolSize: 10 },
     apiKeys: [],
     log: { level: 'info', format: 'auto' },
     bodyLimit: 16384,
@@ -27,6 +27,7 @@ t.test('values from the environment', async (t) => {
     LOG_FORMAT: 'json',
     BODY_LIMIT: '1024',
     SQLITE_SYNCHRONOUS: 'NORMAL',
+    DATABASE_POOL_SIZE: '25',
     REDIS_URL: 'redis://127.0.0.1:6379/2',
     RATE_LIMIT_MAX: '0',
     RATE_LIMIT_ANON_MAX: '5',
@@ -43,7 +44,7 @@ t.test('values from the environment', async (t) => {
   t.same(config, {
     port: 8080,
     host: '0.0.0.0',
-    database: { url: 'sqlite:/var/lib/petstore.db', sqliteSynchronous: 'NORMAL' },
+    database: { url: 'sqlite:/var/lib/petstore.db', sqliteSynchronous: 'NORMAL', poolSize: 25 },
     apiKeys: ['first-key-0123456789', 'second-key-0123456789'],
     log: { level: 'warn', format: 'json' },
     bodyLimit: 1024,
@@ -54,6 +55,7 @@ t.test('values from the environment', async (t) => {
     pressure: { maxEventLoopDelayMs: 0, maxEventLoopUtilization: 0.95, maxHeapUsedBytes: 1_000_000_000 }
   })
   t.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true)
+  t.equal(loadConfig({ DATABASE_URL: 'postgres://petstore@db.internal/petstore' }).database.url, 'postgres://petstore@db.internal/petstore')
 })
 
 t.test('a bad value stops the start with a message naming the variable', async (t) => {
@@ -64,7 +66,7 @@ t.test('a bad value stops the start with a message naming the variable', async (
     [{ BODY_LIMIT: '0' }, /BODY_LIMIT must be >= 1/],
     [{ SQLITE_SYNCHRONOUS: 'OFF' }, /SQLITE_SYNCHRONOUS must be equal to one of the allowed values/],
     [{ DATABASE_URL: '' }, /DATABASE_URL must NOT have fewer than 1 characters/],
-    [{ DATABASE_URL: 'postgres://localhost/petstore' }, /^DATABASE_URL: PostgreSQL is not supported/],
+    [{ DATABASE_POOL_SIZE: '0' }, /DATABASE_POOL_SIZE must be >= 1/],
     [{ PETSTORE_API_KEYS: 'short' }, /^PETSTORE_API_KEYS: each key must be at least 16 characters/],
     [{ LOG_FORMAT: 'xml' }, /LOG_FORMAT must be equal to one of the allowed values/],
     [{ REDIS_URL: 'localhost:6379' }, /REDIS_URL must match pattern/],

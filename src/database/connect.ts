@@ -1,20 +1,37 @@
 /**
- * Opens the database named by DATABASE_URL. The one place where the dialect is chosen.
+ * Opens the database named by DATABASE_URL. The one place where the dialect is chosen:
+ * SQLite (embedded, the default) or PostgreSQL (several instances sharing one database).
+ * Everything else, migrations and repositories, is the same Kysely code for both.
  */
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, SqliteDialect } from 'kysely'
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import pg from 'pg'
 import type { Database } from './schema.ts'
 
 export interface DatabaseOptions {
-  /** A SQLite file path, `sqlite:PATH`, or `:memory:`. */
+  /** A SQLite file path, `sqlite:PATH` or `:memory:`; or `postgres://...`. */
   url: string
   /** SQLite `synchronous` pragma; FULL makes every acknowledged commit survive power loss. */
   sqliteSynchronous?: 'FULL' | 'NORMAL'
+  /** PostgreSQL connections per instance. */
+  poolSize?: number
 }
 
+export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//i.test(url)
+
 export function connect (options: DatabaseOptions): Kysely<Database> {
+  return isPostgresUrl(options.url) ? connectPostgres(options) : connectSqlite(options)
+}
+
+function connectPostgres (options: DatabaseOptions): Kysely<Database> {
+  // int8 columns come back as strings (pg's default), so ids beyond 2^53 are never rounded.
+  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 })
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+}
+
+function connectSqlite (options: DatabaseOptions): Kysely<Database> {
   const path = options.url.replace(/^sqlite:/, '')
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   const sqlite = new SQLite(path)

@@ -1,0 +1,68 @@
+/**
+ * The same service on PostgreSQL: the same migrations and repository code through Kysely's
+ * PostgreSQL dialect. Each test makes its own database and drops it afterwards.
+ */
+import t from 'tap'
+import { buildApp, type AppOptions } from '../src/app.ts'
+import { createApiKey } from '../src/repositories/api-keys.ts'
+import { createPostgresDatabase, postgresSkipReason } from './services.ts'
+import { AUTH, JSON_HEADERS, TEST_KEY } from './helper.ts'
+
+const skip = await postgresSkipReason()
+
+async function withApps (url: string, count: number, use: (...apps: Awaited<ReturnType<typeof buildApp>>[]) => Promise<void>, options: Partial<AppOptions> = {}) {
+  const apps = []
+  try {
+    for (let i = 0; i < count; i++) apps.push(await buildApp({ database: { url }, apiKeys: [TEST_KEY], ...options }))
+    await use(...apps)
+  } finally {
+    for (const app of apps) await app.close()
+  }
+}
+
+t.test('pets on PostgreSQL: create, int64 extremes, paging, get, persistence', { skip }, async (t) => {
+  const url = await createPostgresDatabase(t)
+  await withApps(url, 1, async (app) => {
+    for (const [i, categoryId] of ['1', '9007199254740991', '9007199254740993', '9223372036854775807'].entries()) {
+      const res = await app.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: `{"name":"pet ${i}","categoryId":${categoryId}${i % 2 === 0 ? ',"status":"sold"' : ''}}` })
+      t.equal(res.statusCode, 201)
+      t.equal(res.body, `{"id":${i + 1},"name":"pet ${i}","categoryId":${categoryId}${i % 2 === 0 ? ',"status":"sold"' : ''}}`)
+    }
+    const page = await app.inject({ url: '/v1/pets?limit=2&status=sold', headers: AUTH })
+    t.equal(page.body, '[{"id":1,"name":"pet 0","categoryId":1,"status":"sold"},{"id":3,"name":"pet 2","categoryId":9007199254740993,"status":"sold"}]')
+    t.equal(page.headers.link, undefined)
+    const first = await app.inject({ url: '/v1/pets?limit=3', headers: AUTH })
+    t.equal(first.headers.link, '</v1/pets?limit=3&cursor=Mw>; rel="next"')
+    const next = await app.inject({ url: '/v1/pets?limit=3&cursor=Mw', headers: AUTH })
+    t.equal(next.body, '[{"id":4,"name":"pet 3","categoryId":9223372036854775807}]')
+    const got = await app.inject({ url: '/v1/pets/4', headers: AUTH })
+    t.equal(got.statusCode, 200)
+    t.equal(got.headers.deprecation, '@1795305600')
+    t.equal((await app.inject({ url: '/v1/pets/9223372036854775807', headers: AUTH })).statusCode, 404)
+    t.equal((await app.inject({ url: '/readyz' })).statusCode, 200)
+  })
+  await withApps(url, 1, async (app) => {
+    const res = await app.inject({ url: '/v1/pets?limit=100', headers: AUTH })
+    t.equal(res.json().length, 4, 'a restart keeps everything')
+    const created = await app.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: { name: 'after', categoryId: 1 } })
+    t.equal(created.json().id, 5, 'ids go on from where they were')
+  })
+})
+
+t.test('several instances share one PostgreSQL: unique ids under concurrency, one key store', { skip }, async (t) => {
+  const url = await createPostgresDatabase(t)
+  await withApps(url, 2, async (a, b) => {
+    const responses = await Promise.all(Array.from({ length: 100 }, (_, i) =>
+      (i % 2 === 0 ? a : b).inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: { name: `pet ${i}`, categoryId: 1 } })))
+    t.ok(responses.every((res) => res.statusCode === 201))
+    const ids = responses.map((res) => res.json().id as number)
+    t.equal(new Set(ids).size, 100, '100 distinct ids')
+    const listed = await b.inject({ url: '/v1/pets?limit=100', headers: AUTH })
+    t.same(listed.json().map((pet: { id: number }) => pet.id), [...ids].sort((x, y) => x - y), 'each instance sees every pet, in id order')
+
+    const { key } = await createApiKey(a.db, 'shared')
+    await b.apiKeys.sync(b)
+    const headers = { authorization: `Bearer ${key}` }
+    t.equal((await b.inject({ url: '/v1/pets', headers })).statusCode, 200, 'a key made through one instance works on the other')
+  }, { apiKeys: [TEST_KEY], rateLimit: { perKey: 0, anonymous: 1000 } })
+})

@@ -5,7 +5,8 @@
 import t from 'tap'
 import { buildApp, type AppOptions } from '../src/app.ts'
 import { createApiKey } from '../src/repositories/api-keys.ts'
-import { createPostgresDatabase, postgresSkipReason } from './services.ts'
+import pg from 'pg'
+import { createPostgresDatabase, POSTGRES_ADMIN_URL, postgresSkipReason } from './services.ts'
 import { AUTH, JSON_HEADERS, TEST_KEY } from './helper.ts'
 
 const skip = await postgresSkipReason()
@@ -65,4 +66,22 @@ t.test('several instances share one PostgreSQL: unique ids under concurrency, on
     const headers = { authorization: `Bearer ${key}` }
     t.equal((await b.inject({ url: '/v1/pets', headers })).statusCode, 200, 'a key made through one instance works on the other')
   }, { apiKeys: [TEST_KEY], rateLimit: { perKey: 0, anonymous: 1000 } })
+})
+
+t.test('a PostgreSQL connection killed under the service does not crash it', { skip }, async (t) => {
+  const url = await createPostgresDatabase(t)
+  const warnings: string[] = []
+  await withApps(url, 1, async (app) => {
+    t.equal((await app.inject({ url: '/readyz' })).statusCode, 200)
+    // Ends every connection of this database from the server side, as a restart would.
+    const name = new URL(url).pathname.slice(1)
+    const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL })
+    await admin.connect()
+    await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name])
+    await admin.end()
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    t.equal((await app.inject({ url: '/readyz' })).statusCode, 200, 'the pool reconnects')
+    t.equal((await app.inject({ url: '/v1/pets', headers: AUTH })).statusCode, 200)
+  }, { logger: { level: 'warn', stream: { write: (line: string) => { warnings.push(line) } } } })
+  t.match(warnings.join(''), /database connection lost/, 'the lost connection is logged')
 })

@@ -17,6 +17,8 @@ export interface DatabaseOptions {
   sqliteSynchronous?: 'FULL' | 'NORMAL'
   /** PostgreSQL connections per instance. */
   poolSize?: number
+  /** Told when an idle PostgreSQL connection fails (the server restarted, say). */
+  onConnectionError?: (error: Error) => void
 }
 
 export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//i.test(url)
@@ -28,6 +30,9 @@ export function connect (options: DatabaseOptions): Kysely<Database> {
 function connectPostgres (options: DatabaseOptions): Kysely<Database> {
   // int8 columns come back as strings (pg's default), so ids beyond 2^53 are never rounded.
   const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 })
+  // Without a listener, an idle connection's error would crash the process; the pool
+  // replaces the connection by itself.
+  pool.on('error', (error) => options.onConnectionError?.(error))
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
 }
 

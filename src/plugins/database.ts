@@ -15,7 +15,7 @@ declare module 'fastify' {
 }
 
 export default fp(async function database (app: FastifyInstance, options: DatabaseOptions) {
-  const db = connect(options)
+  const db = connect({ ...options, onConnectionError: (error) => app.log.warn({ err: error }, 'database connection lost') })
   try {
     for (const result of await migrateToLatest(db)) {
       app.log.info({ migration: result.migrationName }, 'migration applied')

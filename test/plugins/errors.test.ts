@@ -57,3 +57,15 @@ t.test('a malformed URL answers 400 invalid_request', async (t) => {
   t.equal(res.headers['content-type'], JSON_TYPE)
   t.same(res.json(), errorBody('invalid_request', "'/v1/pets/%E0%A4%A' is not a valid url component", 400))
 })
+
+t.test('any other client error a framework raises keeps its message, as invalid_request', async (t) => {
+  const app = await build(t)
+  // The shape of @fastify/error's errors: a code, a 4xx statusCode and a safe message.
+  app.get('/v1/framework-refusal', async () => {
+    throw Object.assign(new Error('Unsupported range'), { code: 'FST_ERR_SOMETHING', statusCode: 416 })
+  })
+  const res = await app.inject({ url: '/v1/framework-refusal', headers: AUTH })
+  t.equal(res.statusCode, 400)
+  t.equal(res.headers['content-type'], JSON_TYPE)
+  t.same(res.json(), errorBody('invalid_request', 'Unsupported range', 400))
+})

@@ -18,10 +18,10 @@ export function deprecationHooks (op: Operation, prefix: string, now: Clock): { 
   if (operation.deprecated !== true) return undefined
   const since = Date.parse(String(operation['x-deprecated-since']))
   const sunset = Date.parse(String(operation['x-deprecated-sunset']))
-  const successor = `${prefix}${String(operation['x-successor'])}`
-  if (Number.isNaN(since) || Number.isNaN(sunset)) {
-    throw new Error(`${String(operation.operationId)}: a deprecated operation needs x-deprecated-since and x-deprecated-sunset dates`)
+  if (Number.isNaN(since) || Number.isNaN(sunset) || typeof operation['x-successor'] !== 'string') {
+    throw new Error(`${String(operation.operationId)}: a deprecated operation needs x-deprecated-since and x-deprecated-sunset dates and an x-successor path`)
   }
+  const successor = `${prefix}${operation['x-successor']}`
   const headers = {
     deprecation: `@${since / 1000}`,
     sunset: new Date(sunset).toUTCString(),

@@ -21,12 +21,12 @@ export interface PetRoutesOptions {
   now: Clock
 }
 
-function route (operationId: string) {
-  const { method, url } = operation(operationId)
-  return { method, url, schema: routeSchema(operationId) }
-}
-
 export default async function petRoutes (app: FastifyInstance, { now }: PetRoutesOptions) {
+  /** Method, URL, schemas and (for a deprecated operation) deprecation hooks, from the spec. */
+  const route = (operationId: string) => {
+    const op = operation(operationId)
+    return { method: op.method, url: op.url, schema: routeSchema(operationId), ...deprecationHooks(op, app.prefix, now) }
+  }
   const listPath = `${app.prefix}${operation('listPets').path}`
 
   app.route<{ Querystring: ListPetsQuery, Reply: Pets }>({
@@ -52,7 +52,6 @@ export default async function petRoutes (app: FastifyInstance, { now }: PetRoute
 
   app.route<{ Params: GetPetParams, Reply: Pet }>({
     ...route('getPet'),
-    ...deprecationHooks(operation('getPet'), app.prefix, now),
     handler: async function getPet (request) {
       const pet = await pets.findPet(app.db, request.params.petId)
       if (pet === undefined) throw new ApiError('not_found', `Pet ${request.params.petId} not found`)

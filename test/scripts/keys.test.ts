@@ -20,7 +20,7 @@ t.test('create prints a key once, list never shows it, revoke stops it on a runn
   const url = join(tempDir(t), 'petstore.db')
   const created = await keys(url, 'create', '--name', 'billing')
   const key = /\n {2}(pst_[A-Za-z0-9_-]{43})\n/.exec(created.stdout)?.[1]
-  t.ok(key, created.stdout)
+  t.ok(key, 'create prints the new key')
   t.match(created.stdout, /^Created key "billing" \(id 1\)\. It is shown this once; store it now:/)
 
   const app = await buildApp({ database: { url } })

@@ -1,19 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'kysely'
-import t, { type Test } from 'tap'
+import t from 'tap'
 import { buildApp } from '../src/app.ts'
 import { AUTH, JSON_HEADERS, TEST_KEY } from './helper.ts'
-
-function tempDatabase (t: Test): string {
-  const dir = mkdtempSync(join(tmpdir(), 'petstore-test-'))
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
-  return join(dir, 'nested', 'petstore.db')
-}
+import { tempDir } from './process-helper.ts'
 
 t.test('pets survive a restart on a file database, and ids are never reused', async (t) => {
-  const url = tempDatabase(t)
+  // A folder that does not exist yet: the service makes it.
+  const url = join(tempDir(t), 'nested', 'petstore.db')
   const first = await buildApp({ database: { url }, apiKeys: [TEST_KEY] })
   for (const name of ['Rex', 'Tom', 'Kit']) {
     await first.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: { name, categoryId: 1 } })

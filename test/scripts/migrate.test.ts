@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import SQLite from 'better-sqlite3'
 import t from 'tap'
+import { tempDir } from '../process-helper.ts'
 
 const run = promisify(execFile)
 const root = new URL('../..', import.meta.url)
@@ -14,8 +14,7 @@ function migrate (env: Record<string, string>) {
 }
 
 t.test('npm run migrate applies each migration once and says so', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'petstore-migrate-'))
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const dir = tempDir(t)
   const env = { DATABASE_URL: join(dir, 'petstore.db') }
   const first = await migrate(env)
   t.equal(first.stdout, [
@@ -34,8 +33,7 @@ async function failure (env: Record<string, string>) {
 }
 
 t.test('a failing migration exits non-zero and names it', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'petstore-migrate-'))
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const dir = tempDir(t)
   const path = join(dir, 'petstore.db')
   // A table made by hand, in the way of the first migration.
   const sqlite = new SQLite(path)
@@ -47,8 +45,7 @@ t.test('a failing migration exits non-zero and names it', async (t) => {
 })
 
 t.test('a file that is not a database exits non-zero with the reason', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'petstore-migrate-'))
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const dir = tempDir(t)
   const path = join(dir, 'petstore.db')
   writeFileSync(path, 'not a database '.repeat(100))
   const error = await failure({ DATABASE_URL: path })

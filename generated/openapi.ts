@@ -52,6 +52,55 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/store/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List orders
+         * @description Returns a page of orders in ascending `id` order, oldest first, with the same
+         *     `limit`, `cursor` and `Link` paging as `GET /pets`. Cancelled orders are not listed.
+         */
+        get: operations["listOrders"];
+        put?: never;
+        /**
+         * Place an order
+         * @description Places an order for a pet and returns it with its assigned `id`. `petId` must name
+         *     an existing pet, else `400 invalid_request` naming `petId`. `quantity` defaults to
+         *     1 and `complete` to false. Placing an order changes no pet.
+         */
+        post: operations["placeOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/orders/{orderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Cancel an order
+         * @description Cancels an order that is not complete: it is gone afterwards (no longer listed,
+         *     and cancelling it again is `404`). An order that is complete (already shipped)
+         *     cannot be cancelled: `409 conflict`.
+         */
+        delete: operations["cancelOrder"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -102,14 +151,72 @@ export interface components {
         };
         /** @description A page of pets in ascending `id` order. */
         Pets: components["schemas"]["Pet"][];
+        /** @description An order to place. Unknown fields, including `id`, are refused. */
+        NewOrder: {
+            /**
+             * Format: int64
+             * @description Identifier of the pet ordered; it must name an existing pet.
+             */
+            petId: number | bigint;
+            /**
+             * @description How many, from 1 to 1000.
+             * @default 1
+             */
+            quantity: number;
+            /**
+             * Format: date-time
+             * @description When the order ships (RFC 3339, with a time zone); returned as sent.
+             */
+            shipDate?: string;
+            /**
+             * @description Whether the order is complete (shipped); a complete order cannot be cancelled.
+             * @default false
+             */
+            complete: boolean;
+        };
+        /**
+         * @description An order. `shipDate` is absent when none was given.
+         * @example {
+         *       "id": 1,
+         *       "petId": 1,
+         *       "quantity": 1,
+         *       "shipDate": "2026-12-01T10:00:00Z",
+         *       "complete": false
+         *     }
+         */
+        Order: {
+            /**
+             * Format: int64
+             * @description Unique identifier, assigned by the service.
+             */
+            id: number | bigint;
+            /**
+             * Format: int64
+             * @description Identifier of the pet ordered.
+             */
+            petId: number | bigint;
+            /** @description How many. */
+            quantity: number;
+            /**
+             * Format: date-time
+             * @description When the order ships.
+             */
+            shipDate?: string;
+            /** @description Whether the order is complete (shipped). */
+            complete: boolean;
+        };
+        /** @description A page of orders in ascending `id` order. */
+        Orders: components["schemas"]["Order"][];
         /**
          * @description Machine-readable error code:
          *     - `invalid_request` (400): a parameter or body field failed validation.
          *     - `invalid_json` (400): the body is not parseable JSON.
          *     - `unsupported_media_type` (400): a body sent without `Content-Type: application/json`.
          *     - `unauthorized` (401): the API key is missing, invalid, or not in the `Bearer` form.
-         *     - `not_found` (404): no such pet, or no such route.
+         *     - `not_found` (404): no such pet or order, or no such route.
          *     - `method_not_allowed` (405): the path exists but not with this method (see `Allow`).
+         *     - `conflict` (409): the request conflicts with the resource's state (cancelling a
+         *       complete order).
          *     - `request_timeout` (408): the request was not received in time; the connection is closed.
          *     - `gone` (410): the deprecated operation after its sunset date.
          *     - `payload_too_large` (413): the body is over the limit.
@@ -122,7 +229,7 @@ export interface components {
          *       retry after `Retry-After` seconds.
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "invalid_json" | "unsupported_media_type" | "unauthorized" | "not_found" | "method_not_allowed" | "request_timeout" | "gone" | "payload_too_large" | "rate_limited" | "headers_too_large" | "internal_error" | "unavailable";
+        ErrorCode: "invalid_request" | "invalid_json" | "unsupported_media_type" | "unauthorized" | "not_found" | "method_not_allowed" | "conflict" | "request_timeout" | "gone" | "payload_too_large" | "rate_limited" | "headers_too_large" | "internal_error" | "unavailable";
         /** @description The body of every error response. */
         Error: {
             code: components["schemas"]["ErrorCode"];
@@ -170,7 +277,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The pet does not exist. */
+        /** @description The pet or order does not exist. */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -181,6 +288,22 @@ export interface components {
                  *       "code": "not_found",
                  *       "message": "Pet 42 not found",
                  *       "status": 404
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request conflicts with the state of the resource, such as cancelling a complete order. */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "conflict",
+                 *       "message": "Order 7 is complete (shipped) and can no longer be cancelled",
+                 *       "status": 409
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -276,7 +399,7 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Maximum number of pets returned, from 1 to 100. */
+        /** @description Maximum number of items returned, from 1 to 100. */
         Limit: number;
         /** @description Keeps only pets with this status. Without it, no filtering. */
         StatusFilter: components["schemas"]["PetStatus"];
@@ -287,11 +410,13 @@ export interface components {
         Cursor: string;
         /** @description Identifier of the pet. */
         PetId: number | bigint;
+        /** @description Identifier of the order. */
+        OrderId: number | bigint;
     };
     requestBodies: never;
     headers: {
         /**
-         * @description RFC 8288 link to the next page, present only when more pets follow, for
+         * @description RFC 8288 link to the next page, present only when more items follow, for
          *     example `</v1/pets?limit=20&status=sold&cursor=MTIz>; rel="next"`.
          */
         NextLink: string;
@@ -301,6 +426,11 @@ export interface components {
         Sunset: "Thu, 05 Dec 2030 00:00:00 GMT";
         /** @description RFC 8288 link to the operation that replaces this one. */
         SuccessorLink: "</v1/pets>; rel=\"successor-version\"";
+        /**
+         * @description The stability level of an operation marked `x-stability`: `experimental`, `alpha`
+         *     or `beta` (see Stability). Stable operations send no such header.
+         */
+        ApiStability: "experimental" | "alpha" | "beta";
         /**
          * @description The id of this request, as it appears in the service's logs: the `X-Request-Id`
          *     the client sent (1 to 128 characters of `A-Z a-z 0-9 . _ : @ -`), or a new UUID.
@@ -324,7 +454,7 @@ export interface operations {
     listPets: {
         parameters: {
             query?: {
-                /** @description Maximum number of pets returned, from 1 to 100. */
+                /** @description Maximum number of items returned, from 1 to 100. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Keeps only pets with this status. Without it, no filtering. */
                 status?: components["parameters"]["StatusFilter"];
@@ -434,6 +564,120 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOrders: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items returned, from 1 to 100. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque position of the next page, taken from the `Link` header of the
+                 *     previous page. A malformed cursor answers `400 invalid_request`.
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of orders, possibly empty. */
+            200: {
+                headers: {
+                    Link: components["headers"]["NextLink"];
+                    "API-Stability": components["headers"]["ApiStability"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Orders"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    placeOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "petId": 1,
+                 *       "quantity": 1,
+                 *       "shipDate": "2026-12-01T10:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewOrder"];
+            };
+        };
+        responses: {
+            /** @description The order was placed. */
+            201: {
+                headers: {
+                    "API-Stability": components["headers"]["ApiStability"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the order. */
+                orderId: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order was cancelled. */
+            204: {
+                headers: {
+                    "API-Stability": components["headers"]["ApiStability"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

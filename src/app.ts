@@ -5,9 +5,11 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { clientErrorHandler } from './client-errors.ts'
 import type { DatabaseOptions } from './database/connect.ts'
-import type { Clock } from './deprecation.ts'
 import { ApiError } from './errors.ts'
+import { apiDocument, type ApiDocument } from './openapi/document.ts'
+import type { Clock } from './openapi/operation-hooks.ts'
 import apiKeys from './plugins/api-keys.ts'
+import auth from './plugins/auth.ts'
 import database from './plugins/database.ts'
 import docs from './plugins/docs.ts'
 import errors, { sendError } from './plugins/errors.ts'
@@ -15,10 +17,11 @@ import pressure, { type PressureOptions } from './plugins/pressure.ts'
 import redis from './plugins/redis.ts'
 import requestIds from './plugins/request-ids.ts'
 import security from './plugins/security.ts'
+import specRoutes, { type SpecRoutesOptions } from './plugins/spec-routes.ts'
 import validation from './plugins/validation.ts'
 import { requestId } from './request-id.ts'
 import health from './routes/health.ts'
-import v1, { type V1Options } from './routes/v1.ts'
+import { handlers } from './routes/index.ts'
 
 export interface AppOptions {
   database: DatabaseOptions
@@ -31,11 +34,14 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger']
   trustProxy?: boolean | string[]
   /** Requests per minute per key (0: no limit) and per address without a valid key. */
-  rateLimit?: V1Options['rateLimit']
+  rateLimit?: SpecRoutesOptions['rateLimit']
   /** A Redis server shared by every instance for rate-limit counts. */
   redisUrl?: string
   pressure?: PressureOptions
   timeouts?: { requestMs?: number, headersMs?: number, keepAliveMs?: number, connectionMs?: number }
+  /** Another OpenAPI document and its handlers, in place of the service's own (tests use fixtures). */
+  document?: ApiDocument
+  handlers?: SpecRoutesOptions['handlers']
   /** How often database keys are reloaded and their last use written (default 1 s). */
   keySyncIntervalMs?: number
 }
@@ -67,20 +73,29 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
       sendError(reply, new ApiError('invalid_request', error.message))
     }
   })
-  await app.register(errors)
-  await app.register(requestIds)
-  await app.register(pressure, options.pressure ?? {})
-  await app.register(security)
-  await app.register(validation)
-  await app.register(database, options.database)
-  await app.register(apiKeys, { environmentKeys: options.apiKeys ?? [], syncIntervalMs: options.keySyncIntervalMs })
-  await app.register(redis, { url: options.redisUrl })
-  await app.register(docs)
-  await app.register(health)
-  await app.register(v1, {
-    prefix: '/v1',
-    now: options.now ?? (() => new Date()),
-    rateLimit: options.rateLimit ?? { perKey: 1000, anonymous: 60 }
-  })
+  try {
+    await app.register(errors)
+    await app.register(requestIds)
+    await app.register(pressure, options.pressure ?? {})
+    await app.register(security)
+    await app.register(validation)
+    await app.register(database, options.database)
+    await app.register(apiKeys, { environmentKeys: options.apiKeys ?? [], syncIntervalMs: options.keySyncIntervalMs })
+    await app.register(auth)
+    await app.register(redis, { url: options.redisUrl })
+    const document = options.document ?? apiDocument
+    await app.register(docs, { document })
+    await app.register(health)
+    await app.register(specRoutes, {
+      document,
+      handlers: options.handlers ?? handlers,
+      now: options.now ?? (() => new Date()),
+      rateLimit: options.rateLimit ?? { perKey: 1000, anonymous: 60 }
+    })
+  } catch (error) {
+    // Whatever started (the database, timers) stops with the failed start.
+    await app.close()
+    throw error
+  }
   return app
 }

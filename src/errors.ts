@@ -14,6 +14,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   unauthorized: 401,
   not_found: 404,
   method_not_allowed: 405,
+  conflict: 409,
   request_timeout: 408,
   gone: 410,
   payload_too_large: 413,

@@ -30,3 +30,12 @@ export function nextPageLink (path: string, query: Record<string, string | numbe
   params.set('cursor', encodeCursor(lastId))
   return `<${path}?${params.toString()}>; rel="next"`
 }
+
+/**
+ * A page from the rows of a query asked for one row more than `limit`: that extra row
+ * tells whether a next page exists, without a COUNT.
+ */
+export function toPage<Row, Item> (rows: Row[], limit: number, map: (row: Row) => Item): { items: Item[], more: boolean } {
+  const more = rows.length > limit
+  return { items: (more ? rows.slice(0, limit) : rows).map(map), more }
+}

@@ -1,7 +1,7 @@
 /**
  * The docs page in a real browser (Debian's Chromium, driven by playwright-core): open
- * /docs, authorize with a key, "Try it out" on createPet and listPets, and read the
- * answers the page shows. Fails if the page cannot reach the API (CSP, prefixes, server URL).
+ * /docs, authorize with a key, "Try it out" on createPet, listPets and placeOrder, and read
+ * the answers the page shows, and the stability markings of the orders area. Fails if the page cannot reach the API (CSP, prefixes, server URL).
  * A screenshot is saved under test-results/ (git-ignored).
  */
 import { existsSync, mkdirSync } from 'node:fs'
@@ -20,7 +20,7 @@ function skipReason (): string | false {
   return `no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH) to run the browser test`
 }
 
-t.test('Swagger UI: authorize, then Try it out on createPet and listPets', { skip: skipReason() }, async (t) => {
+t.test('Swagger UI: authorize, then Try it out on createPet, listPets and placeOrder; stability markings shown', { skip: skipReason() }, async (t) => {
   const server = await startServer({ DATABASE_URL: join(tempDir(t), 'petstore.db'), PETSTORE_API_KEYS: KEY, LOG_LEVEL: 'warn' })
   t.teardown(() => { server.child.kill('SIGTERM') })
   const browser: Browser = await chromium.launch({
@@ -61,6 +61,21 @@ t.test('Swagger UI: authorize, then Try it out on createPet and listPets', { ski
   t.match(shown, /"name": "Browser Rex"/)
   t.match(shown, /"status": "pending"/)
   t.match(shown, /x-request-id/i, 'the response headers are shown')
+
+  // The orders area: its stability markings are shown, and placing an order works.
+  t.match(await page.textContent('#operations-orders-listOrders .opblock-summary'), /\[experimental\] List orders/)
+  t.match(await page.textContent('#operations-orders-cancelOrder .opblock-summary'), /\[beta\] Cancel an order/)
+  const placeOrder = '#operations-orders-placeOrder'
+  await page.click(`${placeOrder} .opblock-summary`)
+  t.match(await page.textContent(`${placeOrder} .opblock-description-wrapper`), /Experimental: may change or vanish without notice/)
+  await page.click(`${placeOrder} button.try-out__btn`)
+  await page.fill(`${placeOrder} textarea.body-param__text`, '{"petId": 1, "quantity": 2}')
+  await page.click(`${placeOrder} button.execute`)
+  await page.waitForSelector(`${placeOrder} .live-responses-table .response-col_status`)
+  t.equal((await page.textContent(`${placeOrder} .live-responses-table tbody .response-col_status`))?.trim(), '201')
+  const placed = await page.textContent(`${placeOrder} .live-responses-table tbody .response-col_description`)
+  t.match(placed, /"quantity": 2/)
+  t.match(placed, /api-stability: experimental/i, 'the marking is in the answer\'s headers too')
 
   mkdirSync(results, { recursive: true })
   await page.screenshot({ path: join(results, 'docs-try-it-out.png') })

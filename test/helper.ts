@@ -1,16 +1,33 @@
 /**
- * Builds an app on a fresh in-memory database for one test, and closes it afterwards.
+ * Builds an app on a fresh database for one test, and closes it afterwards.
+ *
+ * The database is SQLite in memory, or, with PETSTORE_TEST_DATABASE=postgres
+ * (`npm run test:postgres`), a PostgreSQL database made for the test and dropped after it:
+ * the same test files prove the same behaviour on both.
  */
 import type { Test } from 'tap'
 import { buildApp, type AppOptions } from '../src/app.ts'
+import { createPostgresDatabase, POSTGRES_ADMIN_URL } from './services.ts'
 
 /** A clearly fake key, accepted through the environment-keys path. */
 export const TEST_KEY = 'test-key-not-a-real-secret-0000'
 export const AUTH = { authorization: `Bearer ${TEST_KEY}` } as const
 export const JSON_HEADERS = { ...AUTH, 'content-type': 'application/json' } as const
 
+export const TEST_DATABASE = process.env.PETSTORE_TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite'
+
+/** A fresh, empty database for one test, of the kind this run tests. */
+export async function testDatabaseUrl (t: Test): Promise<string> {
+  if (TEST_DATABASE === 'sqlite') return ':memory:'
+  // This run was asked for PostgreSQL: a missing server is a failure, not a skip.
+  return createPostgresDatabase(t).catch((error: Error) => {
+    throw new Error(`PETSTORE_TEST_DATABASE=postgres, but no test database could be made at ${POSTGRES_ADMIN_URL}: ${error.message}`)
+  })
+}
+
 export async function build (t: Test, options: Partial<AppOptions> = {}) {
-  const app = await buildApp({ database: { url: ':memory:' }, apiKeys: [TEST_KEY], ...options })
+  const database = options.database ?? { url: await testDatabaseUrl(t) }
+  const app = await buildApp({ apiKeys: [TEST_KEY], ...options, database })
   t.teardown(() => app.close())
   return app
 }

@@ -18,6 +18,16 @@ export interface PetTable {
   status: 'available' | 'pending' | 'sold' | null
 }
 
+export interface OrderTable {
+  id: Int64Id
+  pet_id: Int64
+  quantity: ColumnType<bigint | number, number, number>
+  /** RFC 3339, as the client sent it. */
+  ship_date: string | null
+  /** 0 or 1: the one boolean both databases store alike. */
+  complete: ColumnType<bigint | number, number, number>
+}
+
 export interface ApiKeyTable {
   id: Int64Id
   name: string
@@ -32,9 +42,11 @@ export interface ApiKeyTable {
 
 export interface Database {
   pets: PetTable
+  orders: OrderTable
   api_keys: ApiKeyTable
 }
 
 export type PetRow = Selectable<PetTable>
 export type NewPetRow = Insertable<PetTable>
+export type OrderRow = Selectable<OrderTable>
 export type ApiKeyRow = Selectable<ApiKeyTable>

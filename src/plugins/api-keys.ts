@@ -7,7 +7,7 @@
  * takes effect on a running service without a restart, and the last use of each key is
  * written back (once a second at most, never on the request path).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { hashKey } from '../keys.ts'
 import { activeKeyHashes, recordKeyUse } from '../repositories/api-keys.ts'
@@ -16,7 +16,6 @@ export class KeyRing {
   private readonly fromEnvironment: ReadonlySet<string>
   private fromDatabase: ReadonlySet<string> = new Set()
   private used = new Map<string, Date>()
-  private readonly byRequest = new WeakMap<FastifyRequest, { key: string, hash: string | undefined }>()
 
   constructor (environmentKeys: readonly string[]) {
     this.fromEnvironment = new Set(environmentKeys.map(hashKey))
@@ -28,18 +27,6 @@ export class KeyRing {
     if (this.fromEnvironment.has(hash)) return hash
     if (!this.fromDatabase.has(hash)) return undefined
     this.used.set(hash, new Date())
-    return hash
-  }
-
-  /**
-   * `identify`, remembered for the request: the rate limit and the key check both need it,
-   * and one hash per request is enough.
-   */
-  identifyFor (request: FastifyRequest, key: string): string | undefined {
-    const known = this.byRequest.get(request)
-    if (known !== undefined && known.key === key) return known.hash
-    const hash = this.identify(key)
-    this.byRequest.set(request, { key, hash })
     return hash
   }
 

@@ -14,8 +14,6 @@ const FRAMEWORK_CODES: Readonly<Record<string, ErrorCode>> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_request',
   FST_ERR_BAD_URL: 'invalid_request',
-  FST_BEARER_AUTH_MISSING_AUTHORIZATION_HEADER: 'unauthorized',
-  FST_BEARER_AUTH_INVALID_AUTHORIZATION_HEADER: 'unauthorized',
   FST_UNDER_PRESSURE: 'unavailable'
 }
 
@@ -26,30 +24,11 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
   unavailable: 'The service is overloaded; retry after the Retry-After delay'
 }
 
-/**
- * RFC 6750 section 3: a challenge on every 401; `error="invalid_token"` only when a bearer
- * token was actually presented.
- */
-function unauthorized (request: FastifyRequest): ApiError {
-  const header = request.headers.authorization
-  if (header === undefined || header === '') {
-    return new ApiError('unauthorized', 'Missing API key: send Authorization: Bearer <API_KEY>',
-      { 'www-authenticate': 'Bearer realm="petstore"' })
-  }
-  if (!/^bearer /i.test(header)) {
-    return new ApiError('unauthorized', 'Authorization header must use the Bearer scheme',
-      { 'www-authenticate': 'Bearer realm="petstore"' })
-  }
-  return new ApiError('unauthorized', 'Invalid API key',
-    { 'www-authenticate': 'Bearer realm="petstore", error="invalid_token"' })
-}
-
 /** The API error a thrown error stands for; undefined when it is a bug (a 500). */
-function toApiError (error: FastifyError, request: FastifyRequest): ApiError | undefined {
+function toApiError (error: FastifyError): ApiError | undefined {
   if (error instanceof ApiError) return error
   if (error.validation !== undefined) return new ApiError('invalid_request', error.message)
   const code = FRAMEWORK_CODES[error.code]
-  if (code === 'unauthorized') return unauthorized(request)
   if (code !== undefined) return new ApiError(code, MESSAGES[code] ?? error.message)
   // Any other client error Fastify raises carries a safe message and a 4xx status.
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
@@ -69,7 +48,7 @@ export function notFound (request: FastifyRequest, reply: FastifyReply): Fastify
 
 export default fp(async function errors (app: FastifyInstance) {
   app.setErrorHandler(function handleError (error: FastifyError, request, reply) {
-    const apiError = toApiError(error, request)
+    const apiError = toApiError(error)
     if (apiError !== undefined) {
       request.log.info({ code: apiError.code, status: apiError.statusCode }, apiError.message)
       return sendError(reply, apiError)

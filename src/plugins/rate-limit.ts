@@ -24,12 +24,9 @@ export interface RateLimitOptions {
   redis?: Redis
 }
 
-const BEARER = /^bearer +(.+)$/i
-
 /** `key:<hash>` for a request with a valid key, `ip:<address>` for any other. */
 function bucket (app: FastifyInstance, request: FastifyRequest): string {
-  const token = BEARER.exec(request.headers.authorization ?? '')?.[1]?.trim()
-  const hash = token === undefined ? undefined : app.apiKeys.identifyFor(request, token)
+  const hash = app.auth.keyHash(request)
   return hash === undefined ? `ip:${request.ip}` : `key:${hash}`
 }
 
@@ -49,4 +46,4 @@ export default fp(async function rateLimits (app: FastifyInstance, options: Rate
     errorResponseBuilder: (_request, context) =>
       new ApiError('rate_limited', `Rate limit of ${context.max} requests per ${windowMs / 1000} s exceeded; retry in ${context.after}`)
   })
-}, { name: 'rate-limit', dependencies: ['api-keys'] })
+}, { name: 'rate-limit', dependencies: ['auth'] })

@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely'
 import type { components } from '../../generated/openapi.ts'
 import type { Database, PetRow } from '../database/schema.ts'
 import { toApiInt } from '../int64.ts'
+import { toPage } from '../pagination.ts'
 import { param, prepare } from './prepared.ts'
 
 type Pet = components['schemas']['Pet']
@@ -57,12 +58,11 @@ export interface PageQuery {
 }
 
 /** Up to `limit` pets in ascending id order, and whether more follow. */
-export async function listPets (db: Kysely<Database>, query: PageQuery): Promise<{ pets: Pet[], more: boolean }> {
+export async function listPets (db: Kysely<Database>, query: PageQuery): Promise<{ items: Pet[], more: boolean }> {
   // One row more than asked tells whether a next page exists without a COUNT.
   const values = { afterId: query.afterId, limit: query.limit + 1 }
   const { rows } = query.status === undefined
     ? await selectPage(db, values)
     : await selectPageWithStatus(db, { ...values, status: query.status })
-  const more = rows.length > query.limit
-  return { pets: (more ? rows.slice(0, query.limit) : rows).map(toPet), more }
+  return toPage(rows, query.limit, toPet)
 }

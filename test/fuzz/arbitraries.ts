@@ -16,8 +16,16 @@ const asJsonInt = (value: bigint) => value >= -SAFE && value <= SAFE ? Number(va
 /** The code-point length AJV measures `minLength`/`maxLength` in. */
 const length = (text: string) => [...text].length
 
+/** RFC 3339 date-times, with `Z` or an offset and with or without fractions of a second. */
+const dateTime = fc.tuple(
+  fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }),
+  fc.constantFrom('Z', '+00:00', '+02:00', '-05:30', '+14:00'),
+  fc.boolean()
+).map(([date, zone, fraction]) => date.toISOString().slice(0, fraction ? 23 : 19) + zone)
+
 function validString (schema: Schema): fc.Arbitrary<string> {
   if (schema.enum !== undefined) return fc.constantFrom(...schema.enum as string[])
+  if (schema.format === 'date-time') return dateTime
   const pattern = schema.pattern === undefined ? undefined : new RegExp(schema.pattern, 'u')
   const minLength = schema.minLength ?? 0
   const maxLength = Math.min(schema.maxLength ?? 64, 400)
@@ -72,6 +80,9 @@ export function invalidValue (schema: Schema): fc.Arbitrary<unknown> {
     edges.push(2n ** 64n)
     choices.push(fc.constantFrom(...edges))
   } else if (schema.type === 'string') {
+    if (schema.format === 'date-time') {
+      choices.push(fc.constantFrom('tomorrow', '2026-02-30T10:00:00Z', '2026-12-01', '2026-12-01T10:00:00', '2026-12-01T25:00:00Z', '2026-12-01 10:00Z', ''))
+    }
     if (schema.maxLength !== undefined) choices.push(fc.constant('x'.repeat(schema.maxLength + 1)))
     if (schema.minLength !== undefined && schema.minLength > 0) choices.push(fc.constant(''))
     if (schema.pattern !== undefined) {

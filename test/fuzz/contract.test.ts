@@ -1,66 +1,22 @@
 /**
- * Schema-driven fuzzing: requests built from the OpenAPI document's own schemas, valid and
- * mutated, against the whole app. For every answer: no 5xx, the status is declared, the
- * body and headers match the document. Valid creates are listed exactly once; invalid
- * requests change nothing.
- *
- * FUZZ_SEED and FUZZ_RUNS pick the seed and the cases per property (CI uses the defaults);
- * `npm run fuzz` runs long with a random seed. fast-check prints the seed and path of any
- * failure, so it can be replayed with FUZZ_SEED.
+ * Schema-driven fuzzing of the pet operations and of any request at all: requests built
+ * from the OpenAPI document's own schemas, valid and mutated, against the whole app. For
+ * every answer: no 5xx, the status is declared, the body and headers match the document
+ * (./harness.ts). Valid creates are listed exactly once; invalid requests change nothing.
  */
 import fc from 'fast-check'
-import type { FastifyInstance, InjectOptions } from 'fastify'
-import { stringify, LosslessNumber } from 'lossless-json'
-import t, { type Test } from 'tap'
-import { buildApp } from '../../src/app.ts'
+import { LosslessNumber } from 'lossless-json'
+import t from 'tap'
 import { encodeCursor } from '../../src/pagination.ts'
-import { routeSchema } from '../../src/spec.ts'
 import { invalidObject, invalidValue, valid, type Schema } from './arbitraries.ts'
-import { contractViolations } from './contract.ts'
+import { AUTH, caseCount, JSON_HEADERS, json, KEY, makeApp, numRuns, rowCount, schemaOf, seed, send, timeoutMs, walk } from './harness.ts'
 
-const seed = Number(process.env.FUZZ_SEED ?? 20261122)
-const numRuns = Number(process.env.FUZZ_RUNS ?? 1000)
-const KEY = 'fuzz-key-not-a-real-secret-00000'
-const AUTH = { authorization: `Bearer ${KEY}` }
-let cases = 0
+const newPet = schemaOf('createPet').body!
+const listQuery = schemaOf('listPets').querystring!
+const petIdSchema = schemaOf('getPet').params!.properties.petId as Schema
+const petCount = (app: Parameters<typeof rowCount>[0]) => rowCount(app, 'pets')
 
-const newPet = routeSchema('createPet').body as Schema
-const listQuery = routeSchema('listPets').querystring as Schema
-const petIdSchema = (routeSchema('getPet').params as Schema).properties.petId as Schema
-
-async function makeApp (t: Test): Promise<FastifyInstance> {
-  // No rate limit: the fuzzer is one client sending thousands of requests on purpose.
-  const app = await buildApp({ database: { url: ':memory:' }, apiKeys: [KEY], rateLimit: { perKey: 0, anonymous: 1_000_000 } })
-  t.teardown(() => app.close())
-  return app
-}
-
-/** Sends one request and checks what holds for every answer. */
-async function send (app: FastifyInstance, operationId: string | undefined, request: InjectOptions) {
-  cases++
-  const response = await app.inject(request)
-  if (response.statusCode >= 500) throw new Error(`5xx for ${JSON.stringify(request).slice(0, 300)}: ${response.body}`)
-  // A HEAD answer has no body by definition (RFC 9110 section 9.3.2).
-  if (response.statusCode >= 400 && request.method !== 'HEAD') {
-    const body = JSON.parse(response.body)
-    if (body.status !== response.statusCode || typeof body.code !== 'string' || typeof body.message !== 'string' || Object.keys(body).length !== 3) {
-      throw new Error(`not an Error body: ${response.body}`)
-    }
-  }
-  if (operationId !== undefined) {
-    const problems = contractViolations(operationId, response)
-    if (problems.length > 0) throw new Error(`${operationId} answer breaks the contract: ${problems.join('; ')}`)
-  }
-  return response
-}
-
-const petCount = async (app: FastifyInstance) => Number((await app.db.selectFrom('pets').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
-
-/** JSON text for a value that may hold BigInts or raw numbers such as 1e400. */
-const json = (value: unknown) => stringify(value) as string
-
-// Thousands of cases take a while on two busy cores; the default per-file limit is too short.
-t.setTimeout(Number(process.env.TAP_TIMEOUT ?? 600) * 1000)
+t.setTimeout(timeoutMs)
 
 t.comment(`fuzz seed ${seed}, ${numRuns} runs per property (replay with FUZZ_SEED=${seed})`)
 
@@ -68,7 +24,7 @@ t.test('createPet: valid bodies are created once, exactly as sent', async (t) =>
   const app = await makeApp(t)
   const created: Array<number | bigint> = []
   await fc.assert(fc.asyncProperty(valid(newPet), async (pet) => {
-    const response = await send(app, 'createPet', { method: 'POST', url: '/v1/pets', headers: { ...AUTH, 'content-type': 'application/json' }, payload: json(pet) })
+    const response = await send(app, 'createPet', { method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: json(pet) })
     if (response.statusCode !== 201) throw new Error(`expected 201, got ${response.statusCode}: ${response.body}`)
     const body = JSON.parse(response.body)
     const expected = json({ id: body.id, ...(pet as object) })
@@ -79,13 +35,7 @@ t.test('createPet: valid bodies are created once, exactly as sent', async (t) =>
   }), { seed, numRuns })
 
   // Every created pet is listed exactly once, in id order, across all pages.
-  const seen: number[] = []
-  let url: string | undefined = '/v1/pets?limit=100'
-  while (url !== undefined) {
-    const page = await send(app, 'listPets', { url, headers: AUTH })
-    seen.push(...JSON.parse(page.body).map((pet: { id: number }) => pet.id))
-    url = /^<([^>]+)>; rel="next"$/.exec(String(page.headers.link ?? ''))?.[1]
-  }
+  const seen = (await walk(app, 'listPets', '/v1/pets?limit=100')).map((pet) => pet.id)
   t.same(seen, created, `${created.length} pets, each listed once in order`)
 })
 
@@ -102,10 +52,10 @@ const badBodies = fc.oneof(
 
 t.test('createPet: invalid bodies get a 4xx Error and change nothing', async (t) => {
   const app = await makeApp(t)
-  await app.inject({ method: 'POST', url: '/v1/pets', headers: { ...AUTH, 'content-type': 'application/json' }, payload: { name: 'seed', categoryId: 1 } })
+  await app.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: { name: 'seed', categoryId: 1 } })
   await fc.assert(fc.asyncProperty(badBodies, async (payload) => {
     const before = await petCount(app)
-    const response = await send(app, 'createPet', { method: 'POST', url: '/v1/pets', headers: { ...AUTH, 'content-type': 'application/json' }, payload })
+    const response = await send(app, 'createPet', { method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload })
     // A few mutations are still valid (1.0e0 is the integer 1): those must create.
     if (response.statusCode === 201) return
     if (response.statusCode !== 400 && response.statusCode !== 413) throw new Error(`expected 400 or 413, got ${response.statusCode}`)
@@ -132,7 +82,7 @@ t.test('createPet: wrong or missing headers get 400 or 401 and change nothing', 
 t.test('listPets: valid queries answer pages that keep every promise', async (t) => {
   const app = await makeApp(t)
   for (let i = 0; i < 60; i++) {
-    await app.inject({ method: 'POST', url: '/v1/pets', headers: { ...AUTH, 'content-type': 'application/json' }, payload: { name: `pet ${i}`, categoryId: 1, ...(i % 4 < 3 && { status: ['available', 'pending', 'sold'][i % 4] }) } })
+    await app.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: { name: `pet ${i}`, categoryId: 1, ...(i % 4 < 3 && { status: ['available', 'pending', 'sold'][i % 4] }) } })
   }
   const query = fc.record({
     limit: valid(listQuery.properties.limit),
@@ -185,7 +135,7 @@ function decodeURIComponentSafe (text: string): string {
 t.test('getPet: any int64 id answers 200 or 404, with the deprecation headers; anything else 400', async (t) => {
   const app = await makeApp(t)
   for (let i = 0; i < 5; i++) {
-    await app.inject({ method: 'POST', url: '/v1/pets', headers: { ...AUTH, 'content-type': 'application/json' }, payload: { name: `pet ${i}`, categoryId: 1 } })
+    await app.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: { name: `pet ${i}`, categoryId: 1 } })
   }
   const id = fc.oneof(
     valid(petIdSchema).map((value) => ({ text: String(value), valid: true })),
@@ -205,7 +155,7 @@ t.test('any method, path and headers: never a 5xx, always the Error body', async
   const app = await makeApp(t)
   const request = fc.record({
     method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'),
-    path: fc.oneof(fc.constantFrom('/v1/pets', '/v1/pets/1', '/v1/', '/v1', '/', '/docs', '/openapi.json', '/healthz'),
+    path: fc.oneof(fc.constantFrom('/v1/pets', '/v1/pets/1', '/v1/store/orders', '/v1/store/orders/1', '/v1/', '/v1', '/', '/docs', '/openapi.json', '/healthz'),
       fc.webPath().map((path) => `/v1${path}`), fc.webPath().map((path) => `/${path.replace(/^\//, '')}`)),
     authorization: fc.oneof(fc.constant(`Bearer ${KEY}`), fc.string({ maxLength: 40 }).filter((text) => /^[\t\x20-\x7e]*$/.test(text))),
     body: fc.option(fc.oneof(fc.string({ maxLength: 50 }), valid(newPet).map(json)), { nil: undefined })
@@ -218,5 +168,5 @@ t.test('any method, path and headers: never a 5xx, always the Error body', async
       ...(body !== undefined && method !== 'GET' && method !== 'HEAD' && { payload: body })
     })
   }), { seed, numRuns })
-  t.comment(`${cases} fuzz cases in this file`)
+  t.comment(`${caseCount()} fuzz cases in this file`)
 })

@@ -6,7 +6,7 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import type { LightMyRequestResponse } from 'fastify'
-import { dereference, operation } from '../../src/spec.ts'
+import { apiDocument } from '../../src/openapi/document.ts'
 
 const ajv = new Ajv({ strict: false, allErrors: true })
 addFormats.default(ajv)
@@ -24,7 +24,7 @@ function validator (schema: object): ValidateFunction {
 
 /** What is wrong with `response` for `operationId`; an empty list when nothing is. */
 export function contractViolations (operationId: string, response: LightMyRequestResponse): string[] {
-  const declared = dereference(operation(operationId).operation.responses!) as Record<string, any>
+  const declared = apiDocument.dereference(apiDocument.operation(operationId).operation.responses!) as Record<string, any>
   const spec = declared[String(response.statusCode)]
   if (spec === undefined) return [`status ${response.statusCode} is not declared for ${operationId}`]
   const problems: string[] = []

@@ -20,7 +20,7 @@ t.test('/openapi.json is the same document, with exact integers', async (t) => {
   t.equal(res.headers['content-type'], 'application/json; charset=utf-8')
   const document = parse(res.body) as any
   t.equal(document.openapi, '3.1.0')
-  t.same(Object.keys(document.paths), ['/pets', '/pets/{petId}'])
+  t.same(Object.keys(document.paths), ['/pets', '/pets/{petId}', '/store/orders', '/store/orders/{orderId}'])
   t.match(res.body, /"maximum":9223372036854775807[,}]/, 'the int64 maximum is not rounded')
   t.same(document.servers.map((server: { url: string }) => server.url),
     ['/v1', 'https://petstore.example.com/v1', 'https://staging.petstore.example.com/v1'])
@@ -39,4 +39,17 @@ t.test('/docs serves Swagger UI on the same document', async (t) => {
   const json = await app.inject({ url: '/docs/json' })
   t.equal(json.statusCode, 200)
   t.same(json.json().components.securitySchemes, { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key, sent as `Authorization: Bearer <API_KEY>`.' } })
+})
+
+t.test('the docs page shows each stability marking in front of the summary and description', async (t) => {
+  const app = await build(t)
+  const { paths } = (await app.inject({ url: '/docs/json' })).json()
+  t.equal(paths['/store/orders'].get.summary, '[experimental] List orders')
+  t.match(paths['/store/orders'].get.description, /^\*\*Experimental\*\*: may change or vanish without notice\.\n\n/)
+  t.equal(paths['/store/orders'].post.summary, '[experimental] Place an order')
+  t.equal(paths['/store/orders/{orderId}'].delete.summary, '[beta] Cancel an order')
+  t.match(paths['/store/orders/{orderId}'].delete.description, /^\*\*Beta\*\*: keeps its shape, but may still change, with notice\.\n\n/)
+  t.equal(paths['/pets'].get.summary, 'List pets', 'a stable operation is shown as written')
+  const served = parse((await app.inject({ url: '/openapi.json' })).body) as any
+  t.equal(served.paths['/store/orders'].get.summary, 'List orders', 'the document itself is served as written')
 })

@@ -21,7 +21,8 @@ t.test('npm run migrate applies each migration once and says so', async (t) => {
     'Success: 20261122000000_create_pets',
     'Success: 20261122000100_create_api_keys',
     'Success: 20261122000200_unique_active_key_names',
-    'Applied 3 migration(s)',
+    'Success: 20261122000300_create_orders',
+    'Applied 4 migration(s)',
     ''
   ].join('\n'))
   const second = await migrate(env)

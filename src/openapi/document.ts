@@ -1,0 +1,107 @@
+/**
+ * An OpenAPI document, read once at start. The service's own is `apiDocument`
+ * (spec/openapi.yaml); tests load fixtures through the same class. Everything derived from
+ * a document (routes, schemas, headers, the docs page) asks this class, so nothing is
+ * written twice.
+ */
+import { readFileSync } from 'node:fs'
+import { stringify } from 'lossless-json'
+import { parse } from 'yaml'
+
+export type Json = null | boolean | number | bigint | string | Json[] | { [key: string]: Json }
+export type JsonObject = { [key: string]: Json }
+
+export interface Operation {
+  operationId: string
+  /** Upper case: `GET`, `POST`, ... */
+  method: string
+  /** The path relative to the server URL, in Fastify's form (`/pets/:petId`). */
+  url: string
+  /** The path as the document writes it (`/pets/{petId}`). */
+  path: string
+  /** The operation object itself, `$ref`s unresolved. */
+  operation: JsonObject
+}
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
+
+export class ApiDocument {
+  /** The document as written. */
+  readonly yaml: string
+  /**
+   * The parsed document. YAML integers become numbers, except those a double cannot hold
+   * (the int64 maximum), which stay exact BigInts.
+   */
+  readonly document: JsonObject
+  /** The document as JSON, with every integer digit for digit. */
+  readonly json: string
+  /** Every operation, keyed by operationId, in document order. */
+  readonly operations: ReadonlyMap<string, Operation>
+  /** The path of the first server (`/v1`): the prefix every operation is served under. */
+  readonly prefix: string
+
+  constructor (yaml: string, readonly source = 'the OpenAPI document') {
+    this.yaml = yaml
+    this.document = parse(yaml, (_key, value) =>
+      typeof value === 'bigint' && Number.isSafeInteger(Number(value)) ? Number(value) : value,
+    { intAsBigInt: true }) as JsonObject
+    this.json = stringify(this.document) as string
+    this.operations = new Map(Object.entries(this.document.paths as JsonObject).flatMap(([path, item]) =>
+      Object.entries(item as JsonObject)
+        .filter(([method]) => HTTP_METHODS.includes(method))
+        .map(([method, operation]): [string, Operation] => {
+          const op = operation as JsonObject
+          const operationId = op.operationId
+          if (typeof operationId !== 'string') throw new Error(`${source}: ${method.toUpperCase()} ${path} has no operationId`)
+          return [operationId, { operationId, method: method.toUpperCase(), url: path.replace(/\{([^}]+)\}/g, ':$1'), path, operation: op }]
+        })))
+    this.prefix = serverPath(this.document, source)
+  }
+
+  static read (file: URL | string, source = String(file)): ApiDocument {
+    return new ApiDocument(readFileSync(file, 'utf8'), source)
+  }
+
+  operation (operationId: string): Operation {
+    const found = this.operations.get(operationId)
+    if (found === undefined) throw new Error(`${this.source}: no operation ${operationId}`)
+    return found
+  }
+
+  /** Resolves a `#/...` JSON pointer inside the document. */
+  resolve (ref: string): Json {
+    if (!ref.startsWith('#/')) throw new Error(`only local $refs are supported: ${ref}`)
+    return ref.slice(2).split('/').reduce<Json>((node, token) => {
+      const key = token.replaceAll('~1', '/').replaceAll('~0', '~')
+      const next = (node as JsonObject)[key]
+      if (next === undefined) throw new Error(`unresolvable $ref ${ref}`)
+      return next
+    }, this.document)
+  }
+
+  /** `node` with every `$ref` inlined, so it stands alone. The document has no recursive schemas. */
+  dereference (node: Json): Json {
+    if (Array.isArray(node)) return node.map((item) => this.dereference(item))
+    if (node === null || typeof node !== 'object') return node
+    if (typeof node.$ref === 'string') return this.dereference(this.resolve(node.$ref))
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, this.dereference(value)]))
+  }
+
+  /** The security requirements of an operation: its own, else the document's. */
+  security (operationId: string): JsonObject[] {
+    const { operation } = this.operation(operationId)
+    return (operation.security ?? this.document.security ?? []) as JsonObject[]
+  }
+}
+
+/** The path of the document's first server; a relative URL (`/v1`) is taken as it is. */
+function serverPath (document: JsonObject, source: string): string {
+  const url = ((document.servers as JsonObject[] | undefined)?.[0]?.url) as string | undefined
+  if (url === undefined) throw new Error(`${source}: the first server names the path prefix, and there is none`)
+  return new URL(url, 'http://localhost').pathname.replace(/\/$/, '')
+}
+
+export const specPath = new URL('../../spec/openapi.yaml', import.meta.url)
+
+/** The service's own document, spec/openapi.yaml. */
+export const apiDocument = ApiDocument.read(specPath, 'spec/openapi.yaml')

@@ -1,0 +1,79 @@
+/**
+ * Per-operation behaviour read from the document's own fields, as route hooks:
+ *
+ * - `deprecated: true` with `x-deprecated-since`, `x-deprecated-sunset` and `x-successor`:
+ *   every answer carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and a
+ *   `Link rel="successor-version"`; from the sunset instant on, the operation answers 410.
+ * - `x-stability: experimental | alpha | beta`: every answer carries `API-Stability`.
+ *
+ * "Every answer" includes errors: the headers are added in onSend, which every answer of
+ * the route passes through, whichever hook or handler produced it.
+ * @see https://www.rfc-editor.org/rfc/rfc9745
+ * @see https://www.rfc-editor.org/rfc/rfc8594
+ */
+import type { onSendHookHandler, preParsingHookHandler } from 'fastify'
+import { ApiError } from '../errors.ts'
+import type { Operation } from './document.ts'
+
+export type Clock = () => Date
+
+/** What each level promises; an operation without a marking is stable. */
+export const STABILITY_PROMISES = {
+  experimental: 'may change or vanish without notice.',
+  alpha: 'may change or vanish without notice; being tried out before beta.',
+  beta: 'keeps its shape, but may still change, with notice.'
+} as const
+
+const STABILITY_LEVELS = Object.keys(STABILITY_PROMISES)
+
+interface OperationHooks { preParsing?: preParsingHookHandler, onSend?: onSendHookHandler }
+
+function deprecation (op: Operation, prefix: string, now: Clock): { headers: Record<string, string>, preParsing: preParsingHookHandler } | undefined {
+  const { operation } = op
+  if (operation.deprecated !== true) return undefined
+  const since = Date.parse(String(operation['x-deprecated-since']))
+  const sunset = Date.parse(String(operation['x-deprecated-sunset']))
+  if (Number.isNaN(since) || Number.isNaN(sunset) || typeof operation['x-successor'] !== 'string') {
+    throw new Error(`${op.operationId}: a deprecated operation needs x-deprecated-since and x-deprecated-sunset dates and an x-successor path`)
+  }
+  const successor = `${prefix}${operation['x-successor']}`
+  const gone = new ApiError('gone',
+    `${op.method} ${prefix}${op.path} was removed on ${new Date(sunset).toISOString().slice(0, 10)}; use GET ${successor}`)
+  return {
+    headers: {
+      deprecation: `@${since / 1000}`,
+      sunset: new Date(sunset).toUTCString(),
+      link: `<${successor}>; rel="successor-version"`
+    },
+    // After the key check (a scope-level preParsing hook), so a caller without a key
+    // learns nothing but 401.
+    async preParsing (_request, _reply, payload) {
+      if (now().getTime() >= sunset) throw gone
+      return payload
+    }
+  }
+}
+
+function stability (op: Operation): Record<string, string> {
+  const level = op.operation['x-stability']
+  if (level === undefined) return {}
+  if (typeof level !== 'string' || !STABILITY_LEVELS.includes(level)) {
+    throw new Error(`${op.operationId}: x-stability must be one of ${STABILITY_LEVELS.join(', ')}, not ${String(level)}`)
+  }
+  return { 'api-stability': level }
+}
+
+/** The hooks an operation's own fields call for; none for a plain, stable operation. */
+export function operationHooks (op: Operation, prefix: string, now: Clock): OperationHooks {
+  const deprecated = deprecation(op, prefix, now)
+  const headers = { ...deprecated?.headers, ...stability(op) }
+  const hooks: OperationHooks = {}
+  if (deprecated !== undefined) hooks.preParsing = deprecated.preParsing
+  if (Object.keys(headers).length > 0) {
+    hooks.onSend = async function operationHeaders (_request, reply, payload) {
+      reply.headers(headers)
+      return payload
+    }
+  }
+  return hooks
+}

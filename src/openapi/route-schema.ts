@@ -1,0 +1,66 @@
+/**
+ * The Fastify route schema of an operation, taken from its document: parameters, body and
+ * responses as JSON schemas, so no schema is written twice.
+ */
+import type { FastifySchema } from 'fastify'
+import type { ApiDocument, Json, JsonObject } from './document.ts'
+
+// OpenAPI keywords that are not JSON Schema; AJV's strict mode would refuse them.
+const OPENAPI_ONLY = new Set(['example', 'discriminator', 'xml', 'externalDocs'])
+
+/** A dereferenced schema without OpenAPI-only keywords, ready for AJV and the serializer. */
+function jsonSchema (document: ApiDocument, node: Json): JsonObject {
+  const strip = (value: Json): Json => {
+    if (Array.isArray(value)) return value.map(strip)
+    if (value === null || typeof value !== 'object') return value
+    return Object.fromEntries(Object.entries(value)
+      .filter(([key]) => !OPENAPI_ONLY.has(key) && !key.startsWith('x-'))
+      .map(([key, inner]) => [key, key === 'properties' ? stripEach(inner) : strip(inner)]))
+  }
+  // Under `properties` the keys are property names, which may well start with `x-`.
+  const stripEach = (properties: Json): Json =>
+    Object.fromEntries(Object.entries(properties as JsonObject).map(([name, schema]) => [name, strip(schema)]))
+  return strip(document.dereference(node)) as JsonObject
+}
+
+/**
+ * The serializer only needs types and property names, and may copy schemas with
+ * JSON.stringify, so BigInt bounds become plain numbers in response schemas.
+ */
+function withoutBigInts (node: Json): Json {
+  if (typeof node === 'bigint') return Number(node)
+  if (Array.isArray(node)) return node.map(withoutBigInts)
+  if (node === null || typeof node !== 'object') return node
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, withoutBigInts(value)]))
+}
+
+/** Query or path parameters as one object schema. Unknown parameters are refused. */
+function parameterSchema (document: ApiDocument, parameters: JsonObject[], location: 'query' | 'path'): JsonObject | undefined {
+  const chosen = parameters.filter((parameter) => parameter.in === location)
+  if (chosen.length === 0) return undefined
+  return {
+    type: 'object',
+    properties: Object.fromEntries(chosen.map((p) => [p.name as string, jsonSchema(document, p.schema!)])),
+    required: chosen.filter((p) => p.required === true).map((p) => p.name as string),
+    additionalProperties: false
+  }
+}
+
+export function routeSchema (document: ApiDocument, operationId: string): FastifySchema {
+  const { operation: op } = document.operation(operationId)
+  const parameters = ((op.parameters ?? []) as Json[]).map((p) => document.dereference(p) as JsonObject)
+  const body = document.dereference(op.requestBody ?? null) as JsonObject | null
+  const bodySchema = (body?.content as JsonObject | undefined)?.['application/json'] as JsonObject | undefined
+  const responses = Object.entries(document.dereference(op.responses!) as JsonObject).flatMap(([status, response]) => {
+    const content = (response as JsonObject).content as JsonObject | undefined
+    const schema = (content?.['application/json'] as JsonObject | undefined)?.schema
+    return schema === undefined ? [] : [[status, withoutBigInts(jsonSchema(document, schema))] as const]
+  })
+  const schema: FastifySchema = { response: Object.fromEntries(responses) }
+  const querystring = parameterSchema(document, parameters, 'query')
+  const params = parameterSchema(document, parameters, 'path')
+  if (querystring !== undefined) schema.querystring = querystring
+  if (params !== undefined) schema.params = params
+  if (bodySchema?.schema !== undefined) schema.body = jsonSchema(document, bodySchema.schema)
+  return schema
+}

@@ -1,0 +1,39 @@
+/**
+ * The store-order operations: listOrders, placeOrder, cancelOrder. Experimental and beta
+ * (their `x-stability` in the document); everything around them comes from the document,
+ * as for pets.
+ */
+import { ApiError } from '../errors.ts'
+import type { Handlers } from '../openapi/handlers.ts'
+import { decodeCursor, nextPageLink } from '../pagination.ts'
+import * as orders from '../repositories/orders.ts'
+
+export const orderHandlers = {
+  async listOrders (request, reply) {
+    const { cursor } = request.query
+    // AJV has applied the document's default, so `limit` is always there.
+    const limit = request.query.limit!
+    const afterId = cursor === undefined ? 0 : decodeCursor(cursor)
+    const page = await orders.listOrders(request.server.db, { limit, afterId })
+    if (page.more) {
+      reply.header('link', nextPageLink(request.routeOptions.url!, { limit }, page.items.at(-1)!.id))
+    }
+    return page.items
+  },
+
+  async placeOrder (request, reply) {
+    const order = await orders.placeOrder(request.server.db, request.body)
+    if (order === undefined) {
+      throw new ApiError('invalid_request', `body/petId must name an existing pet; there is no pet ${request.body.petId}`)
+    }
+    return reply.code(201).send(order)
+  },
+
+  async cancelOrder (request, reply) {
+    const { orderId } = request.params
+    const outcome = await orders.cancelOrder(request.server.db, orderId)
+    if (outcome === 'missing') throw new ApiError('not_found', `Order ${orderId} not found`)
+    if (outcome === 'complete') throw new ApiError('conflict', `Order ${orderId} is complete (shipped) and can no longer be cancelled`)
+    return reply.code(204).send()
+  }
+} satisfies Pick<Handlers, 'listOrders' | 'placeOrder' | 'cancelOrder'>

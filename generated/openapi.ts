@@ -342,8 +342,9 @@ export interface components {
             };
         };
         /**
-         * @description Over the rate limit: per API key (1000 a minute by default), or, for requests without
-         *     a valid key, per client address (60 a minute by default).
+         * @description Over the rate limit: per API key (1000 a minute by default), or the client address is
+         *     over its allowance of failed key checks (60 a minute by default), in which case every
+         *     request from it is refused, whatever key it sends, until the window passes.
          */
         TooManyRequests: {
             headers: {

@@ -14,6 +14,7 @@ import database from './plugins/database.ts'
 import docs from './plugins/docs.ts'
 import errors, { sendError } from './plugins/errors.ts'
 import pressure, { type PressureOptions } from './plugins/pressure.ts'
+import rateLimits, { type RateLimitOptions } from './plugins/rate-limit.ts'
 import redis from './plugins/redis.ts'
 import requestIds from './plugins/request-ids.ts'
 import security from './plugins/security.ts'
@@ -32,9 +33,9 @@ export interface AppOptions {
   /** The clock deprecation sunsets are checked against; tests move it. */
   now?: Clock
   logger?: FastifyServerOptions['logger']
-  trustProxy?: boolean | string[]
+  trustProxy?: boolean | number | string[]
   /** Requests per minute per key (0: no limit) and per address without a valid key. */
-  rateLimit?: SpecRoutesOptions['rateLimit']
+  rateLimit?: RateLimitOptions
   /** A Redis server shared by every instance for rate-limit counts. */
   redisUrl?: string
   pressure?: PressureOptions
@@ -46,12 +47,17 @@ export interface AppOptions {
   keySyncIntervalMs?: number
 }
 
+function hopsTrusted (hops: number) {
+  return (_address: string, hop: number) => hop < hops
+}
+
 export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   const timeouts = options.timeouts ?? {}
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit ?? 16 * 1024,
-    trustProxy: options.trustProxy ?? false,
+    // A hop count trusts that many proxies in front of the service, nearest first.
+    trustProxy: typeof options.trustProxy === 'number' ? hopsTrusted(options.trustProxy) : options.trustProxy ?? false,
     genReqId: requestId,
     // Slow or idle clients cannot hold sockets for long (slow-loris): the headers must
     // arrive within headersMs, the whole request within requestMs.
@@ -73,6 +79,10 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
       sendError(reply, new ApiError('invalid_request', error.message))
     }
   })
+  if (options.trustProxy === true) {
+    app.log.warn('TRUST_PROXY=true believes any X-Forwarded-For, so a client can choose the address it is rate limited as; ' +
+      'list the proxies (TRUST_PROXY=10.0.0.0/8) or give their number (TRUST_PROXY=1) instead')
+  }
   try {
     await app.register(errors)
     await app.register(requestIds)
@@ -83,14 +93,14 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     await app.register(apiKeys, { environmentKeys: options.apiKeys ?? [], syncIntervalMs: options.keySyncIntervalMs })
     await app.register(auth)
     await app.register(redis, { url: options.redisUrl })
+    await app.register(rateLimits, options.rateLimit ?? { perKey: 1000, anonymous: 60 })
     const document = options.document ?? apiDocument
     await app.register(docs, { document })
     await app.register(health)
     await app.register(specRoutes, {
       document,
       handlers: options.handlers ?? handlers,
-      now: options.now ?? (() => new Date()),
-      rateLimit: options.rateLimit ?? { perKey: 1000, anonymous: 60 }
+      now: options.now ?? (() => new Date())
     })
   } catch (error) {
     // Whatever started (the database, timers) stops with the failed start.

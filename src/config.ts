@@ -70,8 +70,11 @@ export interface Config {
   redisUrl: string | undefined
   /** Requests per minute: per API key (0: no limit) and per address without a valid key. */
   rateLimit: { perKey: number, anonymous: number }
-  /** Fastify's trustProxy: false, true (trust every proxy), or the proxies' addresses. */
-  trustProxy: boolean | string[]
+  /**
+   * Fastify's trustProxy: false; a hop count (how many proxies stand in front); the
+   * proxies' addresses or CIDRs; or true (trust any X-Forwarded-For: unsafe, see the README).
+   */
+  trustProxy: boolean | number | string[]
   timeouts: { requestMs: number, headersMs: number, keepAliveMs: number, connectionMs: number, shutdownGraceMs: number }
   /** 0 turns a check off. */
   pressure: { maxEventLoopDelayMs: number, maxEventLoopUtilization: number, maxHeapUsedBytes: number }
@@ -83,6 +86,7 @@ const MIN_KEY_LENGTH = 16
 function parseTrustProxy (value: string): Config['trustProxy'] {
   if (value === '' || value === 'false') return false
   if (value === 'true') return true
+  if (/^\d+$/.test(value)) return Number(value)
   return value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')
 }
 

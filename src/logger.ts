@@ -2,7 +2,7 @@
  * Logger options: structured JSON (pino) by default, pino-pretty for a person at a
  * terminal. The format changes nothing else.
  */
-import type { FastifyServerOptions } from 'fastify'
+import type { FastifyRequest, FastifyServerOptions } from 'fastify'
 import type { Config } from './config.ts'
 
 /**
@@ -16,11 +16,42 @@ export const REDACTED_PATHS = [
   '*.headers.authorization'
 ]
 
-export function loggerOptions (log: Config['log'], isTerminal = process.stdout.isTTY === true): FastifyServerOptions['logger'] {
+// Query parameters that carry a credential when a client sends one in the wrong place.
+const CREDENTIAL_PARAMETER = /^(api[-_]?key|key|access[-_]?token|refresh[-_]?token|id[-_]?token|token|auth|authorization|bearer|password|passwd|secret|client[-_]?secret)$/i
+
+function decodedName (name: string): string {
+  try { return decodeURIComponent(name.replaceAll('+', ' ')) } catch { return name }
+}
+
+/** The URL with the value of every credential-like query parameter replaced. */
+export function redactUrl (url: string): string {
+  const start = url.indexOf('?')
+  if (start === -1) return url
+  const query = url.slice(start + 1).split('&').map((pair) => {
+    const equals = pair.indexOf('=')
+    const name = equals === -1 ? pair : pair.slice(0, equals)
+    return CREDENTIAL_PARAMETER.test(decodedName(name)) ? `${name}=[redacted]` : pair
+  })
+  return `${url.slice(0, start)}?${query.join('&')}`
+}
+
+/** Fastify's own request fields, with the URL redacted. */
+function serializeRequest (request: FastifyRequest) {
+  return {
+    method: request.method,
+    url: redactUrl(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort
+  }
+}
+
+export function loggerOptions (log: Config['log'], isTerminal = process.stdout.isTTY === true) {
   const pretty = log.format === 'pretty' || (log.format === 'auto' && isTerminal)
   return {
     level: log.level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: { req: serializeRequest },
     ...(pretty && { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } })
-  }
+  } satisfies FastifyServerOptions['logger']
 }

@@ -5,7 +5,7 @@
 import { Writable } from 'node:stream'
 import t from 'tap'
 import { createApiKey } from '../src/repositories/api-keys.ts'
-import { REDACTED_PATHS } from '../src/logger.ts'
+import { loggerOptions, REDACTED_PATHS } from '../src/logger.ts'
 import { build, JSON_HEADERS, TEST_KEY } from './helper.ts'
 
 function capture () {
@@ -38,6 +38,16 @@ t.test('no key ever reaches the log, at any level', async (t) => {
   for (const secret of [TEST_KEY, databaseKey, databaseKey.slice(10), 'pst_guessed-key-never-valid']) {
     t.notOk(log.raw().includes(secret), `no trace of ${secret.slice(0, 8)}…`)
   }
+})
+
+t.test('a credential sent as a query parameter never reaches the log', async (t) => {
+  const log = capture()
+  const app = await build(t, { logger: { ...loggerOptions({ level: 'info', format: 'json' }, false), stream: log.stream } })
+  const res = await app.inject({ url: `/v1/pets?api_key=${TEST_KEY}&access_token=${TEST_KEY}`, headers: { 'x-request-id': 'query-key' } })
+  t.equal(res.statusCode, 401)
+  t.notOk(log.raw().includes(TEST_KEY), 'the key is nowhere in the log')
+  const incoming = log.lines.find((line) => line.reqId === 'query-key' && line.req !== undefined)
+  t.equal(incoming?.req.url, '/v1/pets?api_key=[redacted]&access_token=[redacted]')
 })
 
 t.test('every request line carries the request id', async (t) => {

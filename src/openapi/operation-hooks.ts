@@ -45,7 +45,7 @@ function deprecation (op: Operation, prefix: string, now: Clock): { headers: Rec
       sunset: new Date(sunset).toUTCString(),
       link: `<${successor}>; rel="successor-version"`
     },
-    // After the key check (a scope-level preParsing hook), so a caller without a key
+    // After the key check (the API scope's onRequest guard), so a caller without a key
     // learns nothing but 401.
     async preParsing (_request, _reply, payload) {
       if (now().getTime() >= sunset) throw gone

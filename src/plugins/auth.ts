@@ -6,15 +6,15 @@
  * @see https://www.rfc-editor.org/rfc/rfc6750#section-3
  */
 import bearerAuth from '@fastify/bearer-auth'
-import type { FastifyInstance, FastifyRequest, preParsingHookHandler } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { ApiError } from '../errors.ts'
 
 export interface Authenticator {
   /** The hash of the request's API key when the key is accepted; undefined otherwise. */
   keyHash: (request: FastifyRequest) => string | undefined
-  /** Refuses a request without a valid key with 401 `unauthorized` and a challenge. */
-  verify: preParsingHookHandler
+  /** The 401 `unauthorized`, with its challenge, for a request without a valid key; undefined when the key is valid. */
+  check: (request: FastifyRequest, reply: FastifyReply) => Promise<ApiError | undefined>
 }
 
 declare module 'fastify' {
@@ -59,7 +59,7 @@ export default fp(async function auth (app: FastifyInstance) {
   }
 
   await app.register(bearerAuth, {
-    // Failures come back to `verify` below, which answers them with the challenge.
+    // Failures come back to `check` below, which answers them with the challenge.
     addHook: false,
     keys: [],
     auth: (_key: string, request: FastifyRequest) => keyHash(request) !== undefined,
@@ -67,12 +67,13 @@ export default fp(async function auth (app: FastifyInstance) {
     verifyErrorLogLevel: 'debug'
   })
   const verifyBearerAuth = app.verifyBearerAuth!
-  const verify: preParsingHookHandler = (request, reply, _payload, done) => {
+  const check = (request: FastifyRequest, reply: FastifyReply) => new Promise<ApiError | undefined>((resolve, reject) => {
     verifyBearerAuth(request, reply, (error) => {
-      if (error === undefined) return done()
+      if (error === undefined) return resolve(undefined)
       const code = (error as { code?: string }).code ?? ''
-      done(code.startsWith('FST_BEARER_AUTH_') ? challenge(request) : error)
+      if (code.startsWith('FST_BEARER_AUTH_')) resolve(challenge(request))
+      else reject(error)
     })
-  }
-  app.decorate('auth', { keyHash, verify })
+  })
+  app.decorate('auth', { keyHash, check })
 }, { name: 'auth', dependencies: ['api-keys'] })

@@ -1,49 +1,107 @@
 /**
- * Rate limits (@fastify/rate-limit), for the scope it is registered in:
- * - a request with a valid API key counts against that key (RATE_LIMIT_MAX a minute; 0 is
- *   no limit), whatever address it comes from;
- * - any other request counts against its address (RATE_LIMIT_ANON_MAX a minute), so a
- *   loop guessing keys is throttled long before it gets anywhere.
- * Over the limit: 429 `rate_limited` with `Retry-After`. Every answer carries the
- * `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` headers. With Redis the
- * counts are shared by every instance.
+ * Rate limits (rate-limiter-flexible), as the `rateLimits` decorator that the API scope's
+ * guard asks in turn (../plugins/spec-routes.ts):
+ * - every request with a valid API key counts against that key (RATE_LIMIT_MAX a minute;
+ *   0 is no limit), whatever address it comes from, and never against its address;
+ * - every failed key check, and every request to an operation that needs no key, counts
+ *   against the client address (RATE_LIMIT_ANON_MAX a minute). Once an address is over
+ *   that allowance, every request from it is refused before any key is checked, the right
+ *   key included, so guessing keys learns nothing until the window passes.
+ * Over a limit: 429 `rate_limited` with `Retry-After`. Answers carry `RateLimit-Limit`,
+ * `RateLimit-Remaining` and `RateLimit-Reset`. With Redis the counts are shared by every
+ * instance; if Redis fails, each instance counts in its own memory until it is back.
  * @see https://datatracker.ietf.org/doc/draft-ietf-httpapi-ratelimit-headers/
  */
-import rateLimit from '@fastify/rate-limit'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Redis } from 'ioredis'
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
+import { clientAddress } from '../client-address.ts'
 import { ApiError } from '../errors.ts'
 
 export interface RateLimitOptions {
   /** Requests per window for each API key; 0 turns the per-key limit off. */
   perKey: number
-  /** Requests per window for each address without a valid key. */
+  /** Failed or key-less requests per window for each client address. */
   anonymous: number
   windowMs?: number
-  redis?: Redis
 }
 
-/** `key:<hash>` for a request with a valid key, `ip:<address>` for any other. */
-function bucket (app: FastifyInstance, request: FastifyRequest): string {
-  const hash = app.auth.keyHash(request)
-  return hash === undefined ? `ip:${request.ip}` : `key:${hash}`
+export interface RateLimits {
+  /** 429 when the request's address is over its allowance; counts nothing. */
+  refuseBlockedAddress: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+  /** Counts a failed or key-less request against its address; 429 past the allowance. */
+  countAddress: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+  /** Counts a request against its valid key; 429 past the key's limit. */
+  countKey: (request: FastifyRequest, reply: FastifyReply, keyHash: string) => Promise<void>
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    rateLimits: RateLimits
+  }
+}
+
+function limiter (name: string, points: number, windowMs: number, redis: Redis | undefined): RateLimiterAbstract {
+  const duration = windowMs / 1000
+  const memory = new RateLimiterMemory({ keyPrefix: name, points, duration })
+  if (redis === undefined) return memory
+  return new RateLimiterRedis({
+    storeClient: redis,
+    keyPrefix: `petstore-rate-limit:${name}`,
+    points,
+    duration,
+    // A Redis outage must not take the API down, nor lift the limits: each instance then
+    // counts in its own memory.
+    insuranceLimiter: memory,
+    rejectIfRedisNotReady: true
+  })
+}
+
+function setHeaders (reply: FastifyReply, limit: number, state: RateLimiterRes): void {
+  reply.header('ratelimit-limit', limit)
+  reply.header('ratelimit-remaining', Math.max(0, limit - state.consumedPoints))
+  reply.header('ratelimit-reset', Math.ceil(state.msBeforeNext / 1000))
+}
+
+function limited (limit: number, windowMs: number, state: RateLimiterRes, what: string): ApiError {
+  const seconds = Math.max(1, Math.ceil(state.msBeforeNext / 1000))
+  return new ApiError('rate_limited', `Rate limit of ${limit} requests per ${windowMs / 1000} s ${what} exceeded; retry in ${seconds} s`,
+    { 'retry-after': String(seconds) })
+}
+
+/** Counts one request; answers its state whether or not the limit was passed. */
+async function consume (limiter: RateLimiterAbstract, key: string): Promise<{ state: RateLimiterRes, over: boolean }> {
+  try {
+    return { state: await limiter.consume(key), over: false }
+  } catch (rejection) {
+    if (rejection instanceof RateLimiterRes) return { state: rejection, over: true }
+    throw rejection
+  }
 }
 
 export default fp(async function rateLimits (app: FastifyInstance, options: RateLimitOptions) {
   const windowMs = options.windowMs ?? 60_000
-  await app.register(rateLimit, {
-    global: true,
-    timeWindow: windowMs,
-    enableDraftSpec: true,
-    redis: options.redis,
-    // A Redis outage must not take the API down with it: requests then go uncounted.
-    skipOnError: true,
-    nameSpace: 'petstore-rate-limit:',
-    keyGenerator: (request) => bucket(app, request),
-    max: async (_request, key) => key.startsWith('key:') ? options.perKey : options.anonymous,
-    allowList: (_request, key) => options.perKey === 0 && key.startsWith('key:'),
-    errorResponseBuilder: (_request, context) =>
-      new ApiError('rate_limited', `Rate limit of ${context.max} requests per ${windowMs / 1000} s exceeded; retry in ${context.after}`)
-  })
-}, { name: 'rate-limit', dependencies: ['auth'] })
+  const addresses = limiter('address', options.anonymous, windowMs, app.redis)
+  const keys = options.perKey === 0 ? undefined : limiter('key', options.perKey, windowMs, app.redis)
+
+  app.decorate('rateLimits', {
+    async refuseBlockedAddress (request, reply) {
+      const state = await addresses.get(clientAddress(request.ip))
+      if (state === null || state.consumedPoints < options.anonymous) return
+      setHeaders(reply, options.anonymous, state)
+      throw limited(options.anonymous, windowMs, state, 'without a valid key from this address')
+    },
+    async countAddress (request, reply) {
+      const { state, over } = await consume(addresses, clientAddress(request.ip))
+      setHeaders(reply, options.anonymous, state)
+      if (over) throw limited(options.anonymous, windowMs, state, 'without a valid key from this address')
+    },
+    async countKey (_request, reply, keyHash) {
+      if (keys === undefined) return
+      const { state, over } = await consume(keys, keyHash)
+      setHeaders(reply, options.perKey, state)
+      if (over) throw limited(options.perKey, windowMs, state, 'for this key')
+    }
+  } satisfies RateLimits)
+}, { name: 'rate-limit', dependencies: ['redis'] })

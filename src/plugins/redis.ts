@@ -39,5 +39,8 @@ export default fp(async function redis (app: FastifyInstance, options: { url?: s
   }
   starting = false
   app.decorate('redis', client)
-  app.addHook('onClose', async () => { await client.quit() })
+  app.addHook('onClose', async () => {
+    // QUIT needs a live connection; a lost one is just dropped.
+    await client.quit().catch(() => client.disconnect())
+  })
 }, { name: 'redis' })

@@ -3,7 +3,7 @@
  * handlers keyed by operationId, and everything around it comes from the document itself:
  * - the path prefix from the first server (`/v1`);
  * - method, URL and JSON schemas from the operation;
- * - the bearer check from `security`, the rate limit with it;
+ * - the bearer check from `security`, with the rate limits around it (see `guard`);
  * - deprecation headers and 410 from `deprecated`/`x-deprecated-*`, `API-Stability` from
  *   `x-stability` (../openapi/operation-hooks.ts);
  * - 405 with `Allow` for the document's paths asked with another method, and the Error
@@ -11,20 +11,18 @@
  * The start fails when an operation has no handler or a handler no operation, so adding
  * an operation is: edit the document, `npm run codegen`, write one handler.
  */
-import type { FastifyInstance, HTTPMethods, RouteHandlerMethod } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods, RouteHandlerMethod } from 'fastify'
 import { ApiError } from '../errors.ts'
 import type { ApiDocument } from '../openapi/document.ts'
 import { operationHooks, type Clock } from '../openapi/operation-hooks.ts'
 import { routeSchema } from '../openapi/route-schema.ts'
 import { needsBearerKey } from '../openapi/security.ts'
 import { notFound } from './errors.ts'
-import rateLimits, { type RateLimitOptions } from './rate-limit.ts'
 
 export interface SpecRoutesOptions {
   document: ApiDocument
   handlers: Readonly<Record<string, RouteHandlerMethod<any, any, any, any>>>
   now: Clock
-  rateLimit: Omit<RateLimitOptions, 'redis'>
 }
 
 declare module 'fastify' {
@@ -65,19 +63,30 @@ function methodNotAllowed (scope: FastifyInstance, document: ApiDocument): void 
   }
 }
 
-export default async function specRoutes (app: FastifyInstance, { document, handlers, now, rateLimit }: SpecRoutesOptions) {
+export default async function specRoutes (app: FastifyInstance, { document, handlers, now }: SpecRoutesOptions) {
   checkHandlers(document, handlers)
+  // Unknown paths and 405s follow the document-wide `security`; each operation its own.
+  const openByDefault = !needsBearerKey(document, undefined)
+
+  /**
+   * Every request under the prefix, known path or not, before anything else about it:
+   * an address over its allowance is refused before its key is even looked at; then the
+   * key is checked, a failure counting against the address, a success against the key.
+   */
+  async function guard (request: FastifyRequest, reply: FastifyReply) {
+    const { auth, rateLimits } = app
+    await rateLimits.refuseBlockedAddress(request, reply)
+    if (request.routeOptions.config.public ?? openByDefault) return rateLimits.countAddress(request, reply)
+    const refusal = await auth.check(request, reply)
+    if (refusal !== undefined) {
+      await rateLimits.countAddress(request, reply)
+      throw refusal
+    }
+    await rateLimits.countKey(request, reply, auth.keyHash(request)!)
+  }
+
   await app.register(async function api (scope) {
-    // Counted before the key check (below), so that requests with bad keys are throttled too.
-    await scope.register(rateLimits, { ...rateLimit, redis: app.redis })
-    // preParsing, not onRequest: the rate limit is a route-level onRequest hook, and it must
-    // count a request before its key is checked. No body is read before the check either way.
-    // Unknown paths and 405s follow the document-wide `security`; each operation its own.
-    const openByDefault = !needsBearerKey(document, undefined)
-    scope.addHook('preParsing', (request, reply, payload, done) => {
-      if (request.routeOptions.config.public ?? openByDefault) return done(null, payload)
-      app.auth.verify.call(scope, request, reply, payload, done)
-    })
+    scope.addHook('onRequest', guard)
     scope.setNotFoundHandler(notFound)
     for (const op of document.operations.values()) {
       scope.route({

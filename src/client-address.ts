@@ -1,0 +1,15 @@
+/**
+ * The address a client is counted under for per-address limits. IPv4 addresses (and
+ * IPv4-mapped IPv6 ones) count one by one; IPv6 addresses count per /64, the block a
+ * single site or host is usually given, so one client cannot dodge the limit by walking
+ * through its own addresses.
+ */
+import ipaddr from 'ipaddr.js'
+
+export function clientAddress (ip: string): string {
+  if (!ipaddr.isValid(ip)) return ip
+  const address = ipaddr.process(ip)
+  if (address.kind() === 'ipv4') return address.toString()
+  const parts = (address as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16))
+  return `${parts.join(':')}::/64`
+}

@@ -7,7 +7,7 @@ import { buildApp, type AppOptions } from '../src/app.ts'
 import { createApiKey } from '../src/repositories/api-keys.ts'
 import pg from 'pg'
 import { createPostgresDatabase, POSTGRES_ADMIN_URL, postgresSkipReason } from './services.ts'
-import { AUTH, JSON_HEADERS, TEST_KEY } from './helper.ts'
+import { AUTH, JSON_HEADERS, TEST_KEY, until } from './helper.ts'
 
 const skip = await postgresSkipReason()
 
@@ -79,7 +79,7 @@ t.test('a PostgreSQL connection killed under the service does not crash it', { s
     await admin.connect()
     await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name])
     await admin.end()
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    await until(() => warnings.join('').includes('database connection lost'), 'the pool to notice')
     t.equal((await app.inject({ url: '/readyz' })).statusCode, 200, 'the pool reconnects')
     t.equal((await app.inject({ url: '/v1/pets', headers: AUTH })).statusCode, 200)
   }, { logger: { level: 'warn', stream: { write: (line: string) => { warnings.push(line) } } } })

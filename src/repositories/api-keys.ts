@@ -51,11 +51,22 @@ export async function listApiKeys (db: Kysely<Database>): Promise<ApiKeyInfo[]> 
   return rows.map(toInfo)
 }
 
-/** Revokes the active key with this id (all digits) or name; undefined when there is none. */
-export async function revokeApiKey (db: Kysely<Database>, idOrName: string, now = new Date()): Promise<ApiKeyInfo | undefined> {
+export type KeySelector = { id: bigint } | { name: string }
+
+/** The active keys a selector names (at most one each way: active names are unique). */
+export async function findActiveApiKeys (db: Kysely<Database>, selector: KeySelector): Promise<ApiKeyInfo[]> {
+  const rows = await db.selectFrom('api_keys').selectAll()
+    .where((where) => 'id' in selector ? where('id', '=', selector.id) : where('name', '=', selector.name))
+    .where('revoked_at', 'is', null)
+    .execute()
+  return rows.map(toInfo)
+}
+
+/** Revokes the active key the selector names; undefined when there is none. */
+export async function revokeApiKey (db: Kysely<Database>, selector: KeySelector, now = new Date()): Promise<ApiKeyInfo | undefined> {
   const row = await db.updateTable('api_keys')
     .set({ revoked_at: now.toISOString() })
-    .where((where) => /^\d+$/.test(idOrName) ? where('id', '=', BigInt(idOrName)) : where('name', '=', idOrName))
+    .where((where) => 'id' in selector ? where('id', '=', selector.id) : where('name', '=', selector.name))
     .where('revoked_at', 'is', null)
     .returningAll()
     .executeTakeFirst()

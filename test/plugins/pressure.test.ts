@@ -1,5 +1,5 @@
 import t from 'tap'
-import { AUTH, build, errorBody } from '../helper.ts'
+import { AUTH, build, errorBody, until } from '../helper.ts'
 
 // The sampling interval stays above the event-loop-delay histogram's 10 ms resolution: an
 // interval without a sample reads as an infinite delay.
@@ -7,7 +7,7 @@ t.test('under pressure, requests get 503 unavailable with Retry-After; /healthz 
   // Any heap is "too full" at one byte, so the service is under pressure from the first sample.
   const app = await build(t, { pressure: { maxHeapUsedBytes: 1, sampleIntervalMs: 50 } })
   await app.ready()
-  await new Promise((resolve) => setTimeout(resolve, 200))
+  await until(async () => (await app.inject({ url: '/v1/pets', headers: AUTH })).statusCode === 503, 'the first sample to see the pressure')
   for (const url of ['/v1/pets', '/readyz']) {
     const res = await app.inject({ url, headers: AUTH })
     t.equal(res.statusCode, 503, url)
@@ -22,6 +22,7 @@ t.test('under pressure, requests get 503 unavailable with Retry-After; /healthz 
 t.test('without pressure, nothing is refused', async (t) => {
   const app = await build(t, { pressure: { sampleIntervalMs: 50 } })
   await app.ready()
-  await new Promise((resolve) => setTimeout(resolve, 200))
-  t.equal((await app.inject({ url: '/v1/pets', headers: AUTH })).statusCode, 200)
+  // Several samples in, so a wrong reading would have shown by now.
+  await until(() => app.memoryUsage().eventLoopDelay > 0, 'a few load samples')
+  for (let i = 0; i < 5; i++) t.equal((await app.inject({ url: '/v1/pets', headers: AUTH })).statusCode, 200)
 })

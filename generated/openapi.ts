@@ -113,9 +113,14 @@ export interface components {
         /** @description A pet to add. Unknown fields, including `id`, are refused. */
         NewPet: {
             /**
-             * @description The animal's name: 1 to 200 characters, at least one of them visible, and no
-             *     control characters (such as NUL, tab or newline) or unpaired UTF-16 surrogates,
-             *     so that it is stored and returned exactly as sent.
+             * @description The animal's name: 1 to 200 characters, at least one of them visible (a letter,
+             *     digit, punctuation mark or symbol), and none of: control characters (such as NUL,
+             *     tab or newline), unpaired UTF-16 surrogates, bidirectional controls (U+202A to
+             *     U+202E, U+2066 to U+2069) or other invisible format characters (Unicode category
+             *     Cf, such as U+200B or U+00AD), except a zero width joiner (U+200D) between two
+             *     emoji. So a name is stored and returned exactly as sent, and reads the same
+             *     everywhere it is shown. Emoji sequences, with skin tones and variation
+             *     selectors, are fine.
              */
             name: string;
             /**

@@ -7,7 +7,8 @@
  * - `x-stability: experimental | alpha | beta`: every answer carries `API-Stability`.
  *
  * "Every answer" includes errors: the headers are added in onSend, which every answer of
- * the route passes through, whichever hook or handler produced it.
+ * the route passes through, whichever hook or handler produced it. The same hook says how a
+ * successful answer may be cached.
  * @see https://www.rfc-editor.org/rfc/rfc9745
  * @see https://www.rfc-editor.org/rfc/rfc8594
  */
@@ -63,17 +64,25 @@ function stability (op: Operation): Record<string, string> {
   return { 'api-stability': level }
 }
 
-/** The hooks an operation's own fields call for; none for a plain, stable operation. */
+/**
+ * How a successful answer may be cached: a read by the caller only, revalidated before
+ * reuse; a write never. Errors are never stored (`no-store`, set with the Error body).
+ */
+function successCacheControl (op: Operation): string {
+  return op.method === 'GET' ? 'private, no-cache' : 'no-store'
+}
+
+/** The hooks an operation's own fields call for. */
 export function operationHooks (op: Operation, prefix: string, now: Clock): OperationHooks {
   const deprecated = deprecation(op, prefix, now)
   const headers = { ...deprecated?.headers, ...stability(op) }
-  const hooks: OperationHooks = {}
-  if (deprecated !== undefined) hooks.preParsing = deprecated.preParsing
-  if (Object.keys(headers).length > 0) {
-    hooks.onSend = async function operationHeaders (_request, reply, payload) {
+  const cacheControl = successCacheControl(op)
+  return {
+    ...(deprecated !== undefined && { preParsing: deprecated.preParsing }),
+    async onSend (_request, reply, payload) {
       reply.headers(headers)
+      if (reply.statusCode < 400) reply.header('cache-control', cacheControl)
       return payload
     }
   }
-  return hooks
 }

@@ -37,8 +37,11 @@ function toApiError (error: FastifyError): ApiError | undefined {
   return undefined
 }
 
+const ERROR_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }
+
+/** An error answer: never stored by any cache, since it may not hold a moment later. */
 export function sendError (reply: FastifyReply, error: ApiError): FastifyReply {
-  return reply.code(error.statusCode).headers(error.headers).type('application/json; charset=utf-8').send(error.body)
+  return reply.code(error.statusCode).headers(ERROR_HEADERS).headers(error.headers).send(error.body)
 }
 
 export function notFound (request: FastifyRequest, reply: FastifyReply): FastifyReply {

@@ -8,6 +8,7 @@
  * - Bodies are parsed without rounding (../json.ts).
  * - Messages name the field, and the one that failed first.
  */
+import { isUtf8 } from 'node:buffer'
 import { Ajv, type ErrorObject } from 'ajv'
 import addFormats from 'ajv-formats'
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify'
@@ -25,8 +26,8 @@ function makeAjv (coerce: boolean): Ajv {
 
 /** What the spec's patterns mean, in words; a raw regular expression helps nobody. */
 const PATTERN_MESSAGES: Record<string, string> = {
-  '^[^\\p{Cc}\\p{Cs}]*[^\\p{Cc}\\p{Cs}\\s][^\\p{Cc}\\p{Cs}]*$':
-    'must contain a visible character and no control characters or unpaired surrogates'
+  '^(?=[\\s\\S]*[\\p{L}\\p{N}\\p{P}\\p{S}])(?:[^\\p{Cc}\\p{Cf}\\p{Cs}]|(?<=\\p{Extended_Pictographic}[\\p{M}\\p{Emoji_Modifier}]*)\\u200D(?=\\p{Extended_Pictographic}))*$':
+    'must contain a visible character and no control characters, unpaired surrogates, bidirectional controls or invisible format characters'
 }
 
 /** `body/name`, `querystring/limit`: where the failing value is. */
@@ -44,6 +45,14 @@ function describe (error: ErrorObject, dataVar: string): string {
   }
 }
 
+const UTF8 = /^utf-?8$/i
+
+/** The charset parameter of a Content-Type header, if any. */
+function charsetOf (contentType: string | undefined): string | undefined {
+  const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType ?? '')
+  return match === null ? undefined : match[1] ?? match[2]
+}
+
 export default fp(async function validation (app: FastifyInstance) {
   const strict = makeAjv(false)
   const coercing = makeAjv(true)
@@ -52,13 +61,22 @@ export default fp(async function validation (app: FastifyInstance) {
   app.setValidatorCompiler(compile)
   app.setSchemaErrorFormatter((errors, dataVar) => new Error(describe(errors[0]!, dataVar)))
 
-  // JSON only (Fastify also parses text/plain by default), and without rounding large integers.
+  // JSON only (Fastify also parses text/plain by default), UTF-8 only, and without
+  // rounding large integers. Nothing is ever stored with U+FFFD in place of bytes it could
+  // not read: another charset, or bytes that are not UTF-8, are refused.
   app.removeAllContentTypeParsers()
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const charset = charsetOf(request.headers['content-type'])
+    if (charset !== undefined && !UTF8.test(charset)) {
+      return done(new ApiError('unsupported_media_type', `Content-Type charset must be utf-8, not ${charset.slice(0, 40)}`), undefined)
+    }
+    if (!isUtf8(body as Buffer)) return done(new ApiError('invalid_json', 'Body is not valid UTF-8'), undefined)
     try {
-      done(null, parseJson(body as string))
+      done(null, parseJson((body as Buffer).toString('utf8')))
     } catch (error) {
-      done(new ApiError('invalid_json', `Body is not valid JSON: ${(error as Error).message}`), undefined)
+      // lossless-json parses by recursion; a body nested deeper than the stack is refused in words.
+      const reason = error instanceof RangeError ? 'it is nested too deeply' : (error as Error).message
+      done(new ApiError('invalid_json', `Body is not valid JSON: ${reason}`), undefined)
     }
   })
 }, { name: 'validation' })

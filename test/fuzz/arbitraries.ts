@@ -87,7 +87,7 @@ export function invalidValue (schema: Schema): fc.Arbitrary<unknown> {
     if (schema.minLength !== undefined && schema.minLength > 0) choices.push(fc.constant(''))
     if (schema.pattern !== undefined) {
       const pattern = new RegExp(schema.pattern, 'u')
-      choices.push(fc.constantFrom('\u0000', ' ', '\t\n', 'a\ud800b', '\udfff', 'name\u0007').filter((text) => !pattern.test(text)))
+      choices.push(fc.constantFrom('\u0000', ' ', '\t\n', 'a\ud800b', '\udfff', 'name\u0007', '\u200b', '\u00ad', 'a\u202eb', 'a\u200db').filter((text) => !pattern.test(text)))
     }
   }
   return fc.oneof(...choices)

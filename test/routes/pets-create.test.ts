@@ -25,7 +25,7 @@ t.test('createPet keeps int64 categoryIds digit for digit', async (t) => {
   }
 })
 
-const NAME_RULE = 'must contain a visible character and no control characters or unpaired surrogates'
+const NAME_RULE = 'must contain a visible character and no control characters, unpaired surrogates, bidirectional controls or invisible format characters'
 
 t.test('createPet refuses invalid bodies with 400 and creates nothing', async (t) => {
   const app = await build(t)
@@ -47,6 +47,14 @@ t.test('createPet refuses invalid bodies with 400 and creates nothing', async (t
     ['NUL in name', '{"name":"Re\\u0000x","categoryId":1}', 'invalid_request', `body/name ${NAME_RULE}`],
     ['tab in name', '{"name":"Re\\tx","categoryId":1}', 'invalid_request', `body/name ${NAME_RULE}`],
     ['lone surrogate in name', '{"name":"Re\\ud800x","categoryId":1}', 'invalid_request', `body/name ${NAME_RULE}`],
+    ['only zero width spaces', '{"name":"\\u200b\\u200b","categoryId":1}', 'invalid_request', `body/name ${NAME_RULE}`],
+    ['only soft hyphens', '{"name":"\\u00ad","categoryId":1}', 'invalid_request', `body/name ${NAME_RULE}`],
+    ['a zero width space inside', '{"name":"Re\\u200bx","categoryId":1}', 'invalid_request', `body/name ${NAME_RULE}`],
+    ['a bidi override', '{"name":"Rex\\u202egnp.exe","categoryId":1}', 'invalid_request', `body/name ${NAME_RULE}`],
+    ['a bidi isolate', '{"name":"Re\\u2066x","categoryId":1}', 'invalid_request', `body/name ${NAME_RULE}`],
+    ['a zero width joiner between letters', '{"name":"Re\\u200dx","categoryId":1}', 'invalid_request', `body/name ${NAME_RULE}`],
+    ['only combining marks', '{"name":"\\u0301\\u0301","categoryId":1}', 'invalid_request', `body/name ${NAME_RULE}`],
+    ['nested deeper than the parser goes', `{"name":"Rex","categoryId":1,"x":${'['.repeat(8000)}${']'.repeat(8000)}}`, 'invalid_json', 'Body is not valid JSON: it is nested too deeply'],
     ['long name', JSON.stringify({ name: 'x'.repeat(201), categoryId: 1 }), 'invalid_request', 'body/name must NOT have more than 200 characters'],
     ['numeric name', '{"name":5,"categoryId":1}', 'invalid_request', 'body/name must be string'],
     ['unknown status', '{"name":"Rex","categoryId":1,"status":"lost"}', 'invalid_request', 'body/status must be one of: available, pending, sold'],
@@ -73,6 +81,39 @@ t.test('createPet accepts a 200-character name', async (t) => {
   const res = await app.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: { name, categoryId: 1 } })
   t.equal(res.statusCode, 201)
   t.equal(res.json().name, name)
+})
+
+t.test('createPet keeps emoji sequences: skin tones, joiners and variation selectors', async (t) => {
+  const app = await build(t)
+  for (const name of ['👩🏽‍💻 Ada', '👨‍👩‍👧', '🏳️‍🌈', '❤️ Rex', 'Café', 'Cafe\u0301', '日本の犬', 'שלום']) {
+    const res = await app.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: { name, categoryId: 1 } })
+    t.equal(res.statusCode, 201, name)
+    t.equal(res.json().name, name, `${name} comes back as sent`)
+  }
+})
+
+t.test('bodies are UTF-8: another charset or bytes that are not UTF-8 are refused, never stored mangled', async (t) => {
+  const app = await build(t)
+  const cases: Array<[string, string, Buffer, string, string]> = [
+    ['latin1 charset', 'application/json; charset=latin1', Buffer.from('{"name":"Caf\u00e9","categoryId":1}', 'latin1'), 'unsupported_media_type', 'Content-Type charset must be utf-8, not latin1'],
+    ['quoted charset', 'application/json; charset="ISO-8859-1"', Buffer.from('{"name":"Rex","categoryId":1}'), 'unsupported_media_type', 'Content-Type charset must be utf-8, not ISO-8859-1'],
+    ['utf-16 charset', 'application/json;charset=utf-16', Buffer.from('{"name":"Rex","categoryId":1}', 'utf16le'), 'unsupported_media_type', 'Content-Type charset must be utf-8, not utf-16'],
+    ['latin1 bytes, no charset', 'application/json', Buffer.from('{"name":"Caf\u00e9","categoryId":1}', 'latin1'), 'invalid_json', 'Body is not valid UTF-8'],
+    ['a lone continuation byte', 'application/json', Buffer.concat([Buffer.from('{"name":"Re'), Buffer.from([0x80]), Buffer.from('x","categoryId":1}')]), 'invalid_json', 'Body is not valid UTF-8'],
+    ['an overlong encoding', 'application/json', Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xc0, 0xaf]), Buffer.from('","categoryId":1}')]), 'invalid_json', 'Body is not valid UTF-8'],
+    ['an encoded surrogate', 'application/json', Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('","categoryId":1}')]), 'invalid_json', 'Body is not valid UTF-8']
+  ]
+  for (const [what, contentType, payload, code, message] of cases) {
+    const res = await app.inject({ method: 'POST', url: '/v1/pets', headers: { ...AUTH, 'content-type': contentType }, payload })
+    t.equal(res.statusCode, 400, what)
+    t.same(res.json(), errorBody(code, message, 400), what)
+  }
+  t.equal((await app.inject({ url: '/v1/pets', headers: AUTH })).body, '[]', 'nothing was created')
+  for (const charset of ['utf-8', 'UTF-8', 'utf8', '"utf-8"']) {
+    const res = await app.inject({ method: 'POST', url: '/v1/pets', headers: { ...AUTH, 'content-type': `application/json; charset=${charset}` }, payload: Buffer.from('{"name":"Café","categoryId":1}') })
+    t.equal(res.statusCode, 201, charset)
+    t.equal(res.json().name, 'Café')
+  }
 })
 
 t.test('createPet needs a JSON content type', async (t) => {

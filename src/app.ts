@@ -17,10 +17,11 @@ import pressure, { type PressureOptions } from './plugins/pressure.ts'
 import rateLimits, { type RateLimitOptions } from './plugins/rate-limit.ts'
 import redis from './plugins/redis.ts'
 import requestIds from './plugins/request-ids.ts'
-import security from './plugins/security.ts'
+import requireHost from './plugins/require-host.ts'
+import security, { API_SECURITY_HEADERS } from './plugins/security.ts'
 import specRoutes, { type SpecRoutesOptions } from './plugins/spec-routes.ts'
 import validation from './plugins/validation.ts'
-import { requestId } from './request-id.ts'
+import { REQUEST_ID_HEADER, requestId } from './request-id.ts'
 import health from './routes/health.ts'
 import { handlers } from './routes/index.ts'
 
@@ -67,15 +68,19 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     http: {
       headersTimeout: timeouts.headersMs ?? 10_000,
       // How often Node checks those two deadlines (its default is 30 s).
-      connectionsCheckingInterval: Math.min(1000, timeouts.headersMs ?? 10_000)
+      connectionsCheckingInterval: Math.min(1000, timeouts.headersMs ?? 10_000),
+      // Refused by ./plugins/require-host.ts instead, with the Error body.
+      requireHostHeader: false
     },
     // While draining, a request already on an open connection is served as usual (with
     // `Connection: close`) rather than refused with Fastify's own 503 body: the database
     // stays open until the last one is answered, and nothing is lost either way.
     return503OnClosing: false,
     clientErrorHandler,
-    // Errors raised before routing (a malformed URL) get the Error body too.
-    frameworkErrors (error, _request, reply) {
+    // Errors raised before routing (a malformed URL) get the Error body too, and, since no
+    // hook runs for them, the request id and the security headers here.
+    frameworkErrors (error, request, reply) {
+      reply.headers(API_SECURITY_HEADERS).header(REQUEST_ID_HEADER, request.id)
       sendError(reply, new ApiError('invalid_request', error.message))
     }
   })
@@ -88,6 +93,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     await app.register(requestIds)
     await app.register(pressure, options.pressure ?? {})
     await app.register(security)
+    await app.register(requireHost)
     await app.register(validation)
     await app.register(database, options.database)
     await app.register(apiKeys, { environmentKeys: options.apiKeys ?? [], syncIntervalMs: options.keySyncIntervalMs })

@@ -1,8 +1,15 @@
 /**
  * First run: with no key anywhere, the service makes one, so `npm start` alone gives a
  * usable service. It goes through the same code as every other key.
+ *
+ * The key never enters the log stream: on a terminal it is shown there; without one (a
+ * container, a service manager, where stdout is the log) it is written to a file only its
+ * owner can read, and the log says where.
  */
-import type { FastifyInstance } from 'fastify'
+import { chmod, writeFile } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
+import { isPostgresUrl } from './database/connect.ts'
 import { createApiKey } from './repositories/api-keys.ts'
 
 /** Makes and returns a key when none is configured; undefined otherwise. */
@@ -25,4 +32,34 @@ export function firstRunMessage (key: string, baseUrl: string): string {
     `  curl -H 'Authorization: Bearer ${key}' ${baseUrl}/v1/pets`,
     ''
   ].join('\n')
+}
+
+/** Beside the SQLite database; in the working directory for PostgreSQL or a database in memory. */
+export function firstRunKeyFile (databaseUrl: string, cwd = process.cwd()): string {
+  const path = databaseUrl.replace(/^sqlite:/, '')
+  const folder = isPostgresUrl(databaseUrl) || path === ':memory:' ? cwd : dirname(resolve(cwd, path))
+  return join(folder, 'first-run-key.txt')
+}
+
+export interface Announcement {
+  key: string
+  baseUrl: string
+  databaseUrl: string
+  isTerminal: boolean
+  terminal: { write: (text: string) => unknown }
+  log: FastifyBaseLogger
+}
+
+/** Shows the first-run key on the terminal, or writes it to a private file and logs where. */
+export async function announceFirstRunKey ({ key, baseUrl, databaseUrl, isTerminal, terminal, log }: Announcement): Promise<void> {
+  const message = firstRunMessage(key, baseUrl)
+  if (isTerminal) {
+    terminal.write(message + '\n')
+    return
+  }
+  const file = firstRunKeyFile(databaseUrl)
+  await writeFile(file, message + '\n', { mode: 0o600 })
+  // The mode above applies only to a new file; one left from an earlier run is made private too.
+  await chmod(file, 0o600)
+  log.warn({ file }, `No API key was configured, so one was made. It is in ${file}, readable by this user only: read it, then delete the file`)
 }

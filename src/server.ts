@@ -4,7 +4,7 @@
 import closeWithGrace from 'close-with-grace'
 import { buildApp } from './app.ts'
 import { loadConfig, type Config } from './config.ts'
-import { ensureFirstRunKey, firstRunMessage } from './first-run.ts'
+import { announceFirstRunKey, ensureFirstRunKey } from './first-run.ts'
 import { loggerOptions } from './logger.ts'
 
 let config: Config
@@ -39,5 +39,9 @@ closeWithGrace({ delay: config.timeouts.shutdownGraceMs }, async ({ signal, err 
 const address = await app.listen({ port: config.port, host: config.host })
 const base = address.replace('://0.0.0.0', '://127.0.0.1').replace('://[::]', '://127.0.0.1')
 const firstKey = await ensureFirstRunKey(app)
-if (firstKey !== undefined) process.stdout.write(firstRunMessage(firstKey, base) + '\n')
+if (firstKey !== undefined) {
+  await announceFirstRunKey({
+    key: firstKey, baseUrl: base, databaseUrl: config.database.url, isTerminal: process.stdout.isTTY === true, terminal: process.stdout, log: app.log
+  })
+}
 process.stdout.write(`Petstore API on ${base}/v1, docs on ${base}/docs\n`)

@@ -1,7 +1,11 @@
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { FastifyBaseLogger } from 'fastify'
 import t from 'tap'
-import { ensureFirstRunKey, firstRunMessage } from '../src/first-run.ts'
+import { announceFirstRunKey, ensureFirstRunKey, firstRunKeyFile, firstRunMessage } from '../src/first-run.ts'
 import { createApiKey } from '../src/repositories/api-keys.ts'
 import { build } from './helper.ts'
+import { tempDir } from './process-helper.ts'
 
 t.test('with no key anywhere, a first key is made, works, and is stored as a hash', async (t) => {
   const app = await build(t, { apiKeys: [] })
@@ -29,4 +33,35 @@ t.test('no first key when the database holds one', async (t) => {
   await createApiKey(app.db, 'ops')
   await app.apiKeys.sync(app)
   t.equal(await ensureFirstRunKey(app), undefined)
+})
+
+t.test('on a terminal the first key is shown there; without one it goes to a private file, and the log says where', async (t) => {
+  const dir = tempDir(t)
+  const logged: Array<[object, string]> = []
+  const log = { warn: (object: object, message: string) => { logged.push([object, message]) } } as unknown as FastifyBaseLogger
+  let shown = ''
+  const terminal = { write: (text: string) => { shown += text } }
+  const common = { key: 'pst_fake-first-run-key', baseUrl: 'http://127.0.0.1:3000', databaseUrl: join(dir, 'petstore.db'), terminal, log }
+
+  await announceFirstRunKey({ ...common, isTerminal: true })
+  t.match(shown, 'pst_fake-first-run-key')
+  t.same(logged, [], 'nothing is logged')
+  t.notOk(existsSync(join(dir, 'first-run-key.txt')))
+
+  shown = ''
+  writeFileSync(join(dir, 'first-run-key.txt'), 'left from an earlier run', { mode: 0o644 })
+  await announceFirstRunKey({ ...common, isTerminal: false })
+  t.equal(shown, '', 'nothing goes to stdout, which is the log stream')
+  const file = join(dir, 'first-run-key.txt')
+  t.equal(readFileSync(file, 'utf8'), firstRunMessage('pst_fake-first-run-key', 'http://127.0.0.1:3000') + '\n')
+  t.equal(statSync(file).mode & 0o777, 0o600)
+  t.same(logged.map(([object]) => object), [{ file }])
+  t.notMatch(logged[0]![1], 'pst_fake')
+})
+
+t.test('the key file goes beside a SQLite database, else in the working directory', async (t) => {
+  t.equal(firstRunKeyFile('./data/petstore.db', '/srv/app'), '/srv/app/data/first-run-key.txt')
+  t.equal(firstRunKeyFile('sqlite:/var/lib/petstore/p.db', '/srv/app'), '/var/lib/petstore/first-run-key.txt')
+  t.equal(firstRunKeyFile('postgres://db.internal/petstore', '/srv/app'), '/srv/app/first-run-key.txt')
+  t.equal(firstRunKeyFile(':memory:', '/srv/app'), '/srv/app/first-run-key.txt')
 })

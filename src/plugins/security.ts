@@ -9,18 +9,15 @@
  *
  * helmet is used directly rather than through @fastify/helmet, which builds a new helmet
  * middleware, parsing every directive again, on each request; here each is built once.
+ * Neither set depends on the request, so each is computed once, as plain headers: the
+ * framework's own early errors (a malformed URL) carry the API's set too, and each answer
+ * only copies one.
  */
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import helmet from 'helmet'
 
 type Middleware = ReturnType<typeof helmet>
-
-function asHook (setHeaders: Middleware) {
-  return (request: { raw: Parameters<Middleware>[0] }, reply: { raw: Parameters<Middleware>[1] }, done: (error?: Error) => void) => {
-    setHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined))
-  }
-}
 
 const apiHeaders = helmet({
   contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
@@ -61,9 +58,31 @@ const docsPageHeaders = helmet({
   xFrameOptions: { action: 'deny' }
 })
 
-/** The docs page's headers, for the scope that serves it. */
-export const docsPageSecurity = asHook(docsPageHeaders)
+/** The headers a helmet middleware sets, read once by running it against a recorder. */
+function headersOf (setHeaders: Middleware): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = {}
+  const response = {
+    setHeader: (name: string, value: string) => { headers[name.toLowerCase()] = value },
+    removeHeader: (name: string) => { delete headers[name.toLowerCase()] }
+  }
+  setHeaders({} as Parameters<Middleware>[0], response as unknown as Parameters<Middleware>[1], () => {})
+  return headers
+}
+
+/** The security headers of every answer but the docs page's. */
+export const API_SECURITY_HEADERS = headersOf(apiHeaders)
+
+const DOCS_PAGE_HEADERS = headersOf(docsPageHeaders)
+
+/** The docs page's headers, for the scope that serves it: they replace the API's set. */
+export function docsPageSecurity (_request: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  reply.headers(DOCS_PAGE_HEADERS)
+  done()
+}
 
 export default fp(async function apiSecurity (app: FastifyInstance) {
-  app.addHook('onRequest', asHook(apiHeaders))
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(API_SECURITY_HEADERS)
+    done()
+  })
 }, { name: 'security' })

@@ -1,4 +1,7 @@
+import type { AddressInfo } from 'node:net'
+import { connect } from 'node:net'
 import t from 'tap'
+import { API_SECURITY_HEADERS } from '../../src/plugins/security.ts'
 import { AUTH, build, errorBody } from '../helper.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -50,12 +53,41 @@ t.test('a crash answers 500 internal_error and shows nothing of it', async (t) =
   t.equal(res.body, JSON.stringify(errorBody('internal_error', 'Internal server error (request id trace-500)', 500)))
 })
 
-t.test('a malformed URL answers 400 invalid_request', async (t) => {
+t.test('a malformed URL answers 400 invalid_request, with the request id and the security headers', async (t) => {
   const app = await build(t)
-  const res = await app.inject({ url: '/v1/pets/%E0%A4%A', headers: AUTH })
-  t.equal(res.statusCode, 400)
-  t.equal(res.headers['content-type'], JSON_TYPE)
-  t.same(res.json(), errorBody('invalid_request', "'/v1/pets/%E0%A4%A' is not a valid url component", 400))
+  for (const url of ['/v1/pets/%E0%A4%A', '/v1/pets/%zz']) {
+    const res = await app.inject({ url, headers: { ...AUTH, 'x-request-id': 'bad-url-1' } })
+    t.equal(res.statusCode, 400)
+    t.equal(res.headers['content-type'], JSON_TYPE)
+    t.equal(res.headers['x-request-id'], 'bad-url-1')
+    t.match(res.headers, API_SECURITY_HEADERS)
+    t.equal(res.headers['cache-control'], 'no-store')
+    t.same(res.json(), errorBody('invalid_request', `'${url}' is not a valid url component`, 400))
+  }
+})
+
+/** Sends raw bytes over a socket and reads the whole answer. */
+async function raw (port: number, request: string): Promise<string> {
+  const socket = connect(port, '127.0.0.1')
+  socket.end(request)
+  let answer = ''
+  for await (const chunk of socket) answer += chunk
+  return answer
+}
+
+t.test('an HTTP/1.1 request without Host answers the Error body, not an empty 400', async (t) => {
+  const app = await build(t)
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const { port } = app.server.address() as AddressInfo
+  const answer = await raw(port, 'GET /v1/pets HTTP/1.1\r\nX-Request-Id: no-host-1\r\nConnection: close\r\n\r\n')
+  const [head, body] = answer.split('\r\n\r\n')
+  t.match(head, /^HTTP\/1\.1 400 Bad Request\r\n/)
+  t.match(head, /\r\nx-request-id: no-host-1\r\n/i)
+  t.match(head, /\r\nx-content-type-options: nosniff\r\n/i)
+  t.match(head, /\r\ncontent-type: application\/json; charset=utf-8\r\n/i)
+  t.same(JSON.parse(body!), errorBody('invalid_request', 'An HTTP/1.1 request needs a Host header', 400))
+  const old = await raw(port, 'GET /v1/pets HTTP/1.0\r\n\r\n')
+  t.match(old, /^HTTP\/1\.1 401 /, 'HTTP/1.0 has no Host header to send, and is served')
 })
 
 t.test('any other client error a framework raises keeps its message, as invalid_request', async (t) => {

@@ -11,6 +11,7 @@ import type { Clock } from './openapi/operation-hooks.ts'
 import apiKeys from './plugins/api-keys.ts'
 import auth from './plugins/auth.ts'
 import database from './plugins/database.ts'
+import metrics from './plugins/metrics.ts'
 import docs from './plugins/docs.ts'
 import errors, { sendError } from './plugins/errors.ts'
 import pressure, { type PressureOptions } from './plugins/pressure.ts'
@@ -41,6 +42,8 @@ export interface AppOptions {
   redisUrl?: string
   pressure?: PressureOptions
   timeouts?: { requestMs?: number, headersMs?: number, keepAliveMs?: number, connectionMs?: number }
+  /** Collect Prometheus metrics (`app.prometheus.registry`); server.ts serves them on METRICS_PORT. */
+  metrics?: boolean
   /** Another OpenAPI document and its handlers, in place of the service's own (tests use fixtures). */
   document?: ApiDocument
   handlers?: SpecRoutesOptions['handlers']
@@ -89,6 +92,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
       'list the proxies (TRUST_PROXY=10.0.0.0/8) or give their number (TRUST_PROXY=1) instead')
   }
   try {
+    await app.register(metrics, { enabled: options.metrics === true })
     await app.register(errors)
     await app.register(requestIds)
     await app.register(pressure, options.pressure ?? {})

@@ -29,6 +29,7 @@ interface Env {
   MAX_EVENT_LOOP_DELAY_MS: number
   MAX_EVENT_LOOP_UTILIZATION: number
   MAX_HEAP_USED_BYTES: number
+  METRICS_PORT?: number
 }
 
 const schema: JSONSchemaType<Env> = {
@@ -55,7 +56,8 @@ const schema: JSONSchemaType<Env> = {
     SHUTDOWN_GRACE_MS: { type: 'integer', minimum: 0, default: 10_000 },
     MAX_EVENT_LOOP_DELAY_MS: { type: 'integer', minimum: 0, default: 200 },
     MAX_EVENT_LOOP_UTILIZATION: { type: 'number', minimum: 0, maximum: 1, default: 0 },
-    MAX_HEAP_USED_BYTES: { type: 'integer', minimum: 0, default: 0 }
+    MAX_HEAP_USED_BYTES: { type: 'integer', minimum: 0, default: 0 },
+    METRICS_PORT: { type: 'integer', minimum: 0, maximum: 65535, nullable: true }
   }
 }
 
@@ -78,6 +80,8 @@ export interface Config {
   timeouts: { requestMs: number, headersMs: number, keepAliveMs: number, connectionMs: number, shutdownGraceMs: number }
   /** 0 turns a check off. */
   pressure: { maxEventLoopDelayMs: number, maxEventLoopUtilization: number, maxHeapUsedBytes: number }
+  /** Where Prometheus metrics are served, on a listener of their own; undefined: off. */
+  metricsPort: number | undefined
 }
 
 // Shorter keys are guessable; the service's own keys are 47 characters.
@@ -120,6 +124,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
       maxEventLoopDelayMs: parsed.MAX_EVENT_LOOP_DELAY_MS,
       maxEventLoopUtilization: parsed.MAX_EVENT_LOOP_UTILIZATION,
       maxHeapUsedBytes: parsed.MAX_HEAP_USED_BYTES
-    }
+    },
+    metricsPort: parsed.METRICS_PORT
   }
 }

@@ -1,11 +1,13 @@
 /**
  * The entry point: configuration, logger, listen, graceful shutdown. Nothing else.
  */
+import type { Server } from 'node:http'
 import closeWithGrace from 'close-with-grace'
 import { buildApp } from './app.ts'
 import { loadConfig, type Config } from './config.ts'
 import { announceFirstRunKey, ensureFirstRunKey } from './first-run.ts'
 import { loggerOptions } from './logger.ts'
+import { startMetricsServer } from './metrics-server.ts'
 
 let config: Config
 try {
@@ -24,19 +26,27 @@ const app = await buildApp({
   rateLimit: config.rateLimit,
   redisUrl: config.redisUrl,
   pressure: config.pressure,
-  timeouts: config.timeouts
+  timeouts: config.timeouts,
+  metrics: config.metricsPort !== undefined
 })
 
 // SIGTERM or SIGINT: stop accepting connections, let in-flight requests finish (new ones
 // on open connections get 503), close the database cleanly, exit 0. Past the grace
 // period the process exits 1 regardless.
+let metricsServer: Server | undefined
 closeWithGrace({ delay: config.timeouts.shutdownGraceMs }, async ({ signal, err }) => {
   if (err !== undefined) app.log.error({ err }, 'shutting down after an error')
   else app.log.info({ signal }, 'shutting down')
+  metricsServer?.close()
   await app.close()
 })
 
 const address = await app.listen({ port: config.port, host: config.host })
+if (config.metricsPort !== undefined) {
+  const metrics = await startMetricsServer(app.prometheus!.registry, config.metricsPort, config.host)
+  metricsServer = metrics.server
+  app.log.info({ metricsUrl: metrics.url }, `Prometheus metrics on ${metrics.url}`)
+}
 const base = address.replace('://0.0.0.0', '://127.0.0.1').replace('://[::]', '://127.0.0.1')
 const firstKey = await ensureFirstRunKey(app)
 if (firstKey !== undefined) {

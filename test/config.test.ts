@@ -56,6 +56,8 @@ t.test('values from the environment', async (t) => {
   })
   t.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true)
   t.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2, 'a hop count')
+  t.equal(loadConfig({}).metricsPort, undefined, 'metrics are off unless asked for')
+  t.equal(loadConfig({ METRICS_PORT: '9464' }).metricsPort, 9464)
   t.equal(loadConfig({ DATABASE_URL: 'postgres://petstore@db.internal/petstore' }).database.url, 'postgres://petstore@db.internal/petstore')
 })
 
@@ -63,6 +65,7 @@ t.test('a bad value stops the start with a message naming the variable', async (
   const cases: Array<[Record<string, string>, RegExp]> = [
     [{ PORT: 'eighty' }, /PORT must be integer/],
     [{ PORT: '70000' }, /PORT must be <= 65535/],
+    [{ METRICS_PORT: 'yes' }, /METRICS_PORT must be integer/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be equal to one of the allowed values/],
     [{ BODY_LIMIT: '0' }, /BODY_LIMIT must be >= 1/],
     [{ SQLITE_SYNCHRONOUS: 'OFF' }, /SQLITE_SYNCHRONOUS must be equal to one of the allowed values/],

@@ -49,6 +49,21 @@ t.test('npm start makes a first key, serves with it, logs no secret and stops cl
   t.equal((await once(second.child, 'exit'))[0], 0)
 })
 
+t.test('with METRICS_PORT, metrics are served on their own listener, not on the API port', async (t) => {
+  const server = await startServer({ DATABASE_URL: join(tempDir(t), 'petstore.db'), PETSTORE_API_KEYS: 'metrics-test-key-not-a-secret-0', METRICS_PORT: '0' })
+  t.teardown(() => { server.child.kill('SIGTERM') })
+  await until(() => server.output().includes('"metricsUrl"'), 'the metrics address in the log')
+  const { metricsUrl } = server.output().split('\n').filter((line) => line.includes('"metricsUrl"')).map((line) => JSON.parse(line))[0]
+  t.not(new URL(metricsUrl).port, String(server.port))
+  await fetch(`${server.base}/v1/pets`, { headers: { authorization: 'Bearer metrics-test-key-not-a-secret-0' } })
+  const res = await fetch(metricsUrl)
+  t.equal(res.status, 200)
+  t.match(res.headers.get('content-type'), /^text\/plain; version=0\.0\.4/)
+  t.match(await res.text(), /http_request_duration_seconds_count\{method="GET",operation="listPets",status_class="2xx"\} 1/)
+  t.equal((await fetch(`${server.base}/metrics`)).status, 404, 'the API port has no metrics')
+  t.equal((await fetch(metricsUrl.replace('/metrics', '/v1/pets'))).status, 404, 'the metrics port has nothing else')
+})
+
 t.test('a bad setting stops the start with a message naming it', async (t) => {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: root, env: { ...process.env, PORT: 'eighty' }, stdio: ['ignore', 'pipe', 'pipe']

@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import { Kysely, PostgresDialect, SqliteDialect, type Logger } from 'kysely'
 import pg from 'pg'
 import type { Database } from './schema.ts'
 
@@ -19,6 +19,15 @@ export interface DatabaseOptions {
   poolSize?: number
   /** Told when an idle PostgreSQL connection fails (the server restarted, say). */
   onConnectionError?: (error: Error) => void
+  /** Told of every query and its duration (metrics). */
+  onQuery?: Logger
+}
+
+const pools = new WeakMap<Kysely<Database>, pg.Pool>()
+
+/** The PostgreSQL connection pool behind a database; undefined for SQLite. */
+export function poolOf (db: Kysely<Database>): pg.Pool | undefined {
+  return pools.get(db)
 }
 
 export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//i.test(url)
@@ -33,7 +42,9 @@ function connectPostgres (options: DatabaseOptions): Kysely<Database> {
   // Without a listener, an idle connection's error would crash the process; the pool
   // replaces the connection by itself.
   pool.on('error', (error) => options.onConnectionError?.(error))
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.onQuery })
+  pools.set(db, pool)
+  return db
 }
 
 function connectSqlite (options: DatabaseOptions): Kysely<Database> {
@@ -47,7 +58,7 @@ function connectSqlite (options: DatabaseOptions): Kysely<Database> {
   sqlite.pragma('foreign_keys = ON')
   // Integers come back as BigInt, so ids beyond 2^53 are never rounded on read.
   sqlite.defaultSafeIntegers(true)
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) })
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }), log: options.onQuery })
 }
 
 /**

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Kysely } from 'kysely'
-import { connect, type DatabaseOptions } from '../database/connect.ts'
+import { connect, poolOf, type DatabaseOptions } from '../database/connect.ts'
 import { migrateToLatest } from '../database/migrate.ts'
 import type { Database } from '../database/schema.ts'
 
@@ -15,7 +15,13 @@ declare module 'fastify' {
 }
 
 export default fp(async function database (app: FastifyInstance, options: DatabaseOptions) {
-  const db = connect({ ...options, onConnectionError: (error) => app.log.warn({ err: error }, 'database connection lost') })
+  const db = connect({
+    ...options,
+    onConnectionError: (error) => app.log.warn({ err: error }, 'database connection lost'),
+    onQuery: app.prometheus?.observeQuery
+  })
+  const pool = poolOf(db)
+  if (pool !== undefined) app.prometheus?.watchPool(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }))
   try {
     for (const result of await migrateToLatest(db)) {
       app.log.info({ migration: result.migrationName }, 'migration applied')
@@ -26,4 +32,4 @@ export default fp(async function database (app: FastifyInstance, options: Databa
   }
   app.decorate('db', db)
   app.addHook('onClose', async () => db.destroy())
-}, { name: 'database' })
+}, { name: 'database', dependencies: ['metrics'] })

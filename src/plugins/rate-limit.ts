@@ -90,18 +90,25 @@ export default fp(async function rateLimits (app: FastifyInstance, options: Rate
       const state = await addresses.get(clientAddress(request.ip))
       if (state === null || state.consumedPoints < options.anonymous) return
       setHeaders(reply, options.anonymous, state)
+      app.prometheus?.rateLimited('address')
       throw limited(options.anonymous, windowMs, state, 'without a valid key from this address')
     },
     async countAddress (request, reply) {
       const { state, over } = await consume(addresses, clientAddress(request.ip))
       setHeaders(reply, options.anonymous, state)
-      if (over) throw limited(options.anonymous, windowMs, state, 'without a valid key from this address')
+      if (over) {
+        app.prometheus?.rateLimited('address')
+        throw limited(options.anonymous, windowMs, state, 'without a valid key from this address')
+      }
     },
     async countKey (_request, reply, keyHash) {
       if (keys === undefined) return
       const { state, over } = await consume(keys, keyHash)
       setHeaders(reply, options.perKey, state)
-      if (over) throw limited(options.perKey, windowMs, state, 'for this key')
+      if (over) {
+        app.prometheus?.rateLimited('key')
+        throw limited(options.perKey, windowMs, state, 'for this key')
+      }
     }
   } satisfies RateLimits)
-}, { name: 'rate-limit', dependencies: ['redis'] })
+}, { name: 'rate-limit', dependencies: ['redis', 'metrics'] })

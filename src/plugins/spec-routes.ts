@@ -93,7 +93,8 @@ export default async function specRoutes (app: FastifyInstance, { document, hand
         method: op.method as HTTPMethods,
         url: op.url,
         schema: routeSchema(document, op.operationId),
-        config: { public: !needsBearerKey(document, op.operationId) },
+        // statsId: metrics label the route by its operationId.
+        config: { public: !needsBearerKey(document, op.operationId), statsId: op.operationId },
         ...operationHooks(op, scope.prefix, now),
         handler: handlers[op.operationId]!
       })

@@ -1,0 +1,88 @@
+/**
+ * Prometheus metrics (prom-client, through fastify-metrics), as the `prometheus` decorator;
+ * undefined when METRICS_PORT is not set, and then neither module is even loaded. They are
+ * served on a listener of their own (../metrics-server.ts), never on the API port.
+ *
+ * - `http_request_duration_seconds{operation, method, status_class}`: the operationId of an
+ *   API operation, the route template of anything else; never a raw URL.
+ * - `rate_limit_refusals_total{limit}`: 429s, by `key` or `address`.
+ * - `db_query_duration_seconds{outcome}` and, on PostgreSQL, `db_pool_connections{state}`.
+ * - prom-client's default process and heap metrics.
+ * No label holds a credential, an address or anything a client wrote.
+ */
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import type { LogEvent } from 'kysely'
+import type { Registry } from 'prom-client'
+
+export interface Metrics {
+  registry: Registry
+  /** Kysely's log callback: times every query. */
+  observeQuery: (event: LogEvent) => void
+  /** Reports a connection pool's counts when metrics are collected. */
+  watchPool: (stats: () => { total: number, idle: number, waiting: number }) => void
+  rateLimited: (limit: 'key' | 'address') => void
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    prometheus: Metrics | undefined
+  }
+}
+
+const SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
+
+export default fp(async function metrics (app: FastifyInstance, { enabled }: { enabled: boolean }) {
+  if (!enabled) {
+    app.decorate('prometheus', undefined)
+    return
+  }
+  const { default: client } = await import('prom-client')
+  // A CommonJS module with an ES `default` export: Node's default is its module.exports.
+  const { default: { default: fastifyMetrics } } = await import('fastify-metrics')
+  // A registry per app, so that several apps in one process (tests) never share counts.
+  const registry = new client.Registry()
+  await app.register(fastifyMetrics, {
+    endpoint: null,
+    promClient: client,
+    defaultMetrics: { enabled: true, register: registry },
+    routeMetrics: {
+      enabled: { histogram: true, summary: false },
+      groupStatusCodes: true,
+      overrides: {
+        labels: { route: 'operation', status: 'status_class' },
+        histogram: { buckets: SECONDS, registers: [registry] },
+        // Off above, but made all the same: kept out of the global registry.
+        summary: { registers: [registry] }
+      }
+    }
+  })
+  const queries = new client.Histogram({
+    name: 'db_query_duration_seconds', help: 'Database query duration in seconds', labelNames: ['outcome'], buckets: SECONDS, registers: [registry]
+  })
+  const refusals = new client.Counter({
+    name: 'rate_limit_refusals_total', help: 'Requests refused with 429, by the limit they were over', labelNames: ['limit'], registers: [registry]
+  })
+  app.decorate('prometheus', {
+    registry,
+    observeQuery (event) {
+      queries.observe({ outcome: event.level === 'query' ? 'ok' : 'error' }, event.queryDurationMillis / 1000)
+    },
+    watchPool (stats) {
+      // eslint-disable-next-line no-new -- registered with the registry, which keeps it
+      new client.Gauge({
+        name: 'db_pool_connections',
+        help: 'Database pool connections, by state',
+        labelNames: ['state'],
+        registers: [registry],
+        collect () {
+          const { total, idle, waiting } = stats()
+          this.set({ state: 'total' }, total)
+          this.set({ state: 'idle' }, idle)
+          this.set({ state: 'waiting' }, waiting)
+        }
+      })
+    },
+    rateLimited (limit) { refusals.inc({ limit }) }
+  } satisfies Metrics)
+}, { name: 'metrics' })

@@ -5,6 +5,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { clientErrorHandler } from './client-errors.ts'
 import type { DatabaseOptions } from './database/connect.ts'
+import { DEFAULTS } from './defaults.ts'
 import { ApiError } from './errors.ts'
 import { apiDocument, type ApiDocument } from './openapi/document.ts'
 import type { Clock } from './openapi/operation-hooks.ts'
@@ -30,18 +31,18 @@ export interface AppOptions {
   database: DatabaseOptions
   /** Keys accepted besides those in the database. */
   apiKeys?: readonly string[]
-  /** Largest accepted request body, in bytes (default 16 KiB). */
+  /** Largest accepted request body, in bytes. Every default is in ./defaults.ts. */
   bodyLimit?: number
   /** The clock deprecation sunsets are checked against; tests move it. */
   now?: Clock
   logger?: FastifyServerOptions['logger']
   trustProxy?: boolean | number | string[]
   /** Requests per minute per key (0: no limit) and per address without a valid key. */
-  rateLimit?: RateLimitOptions
+  rateLimit?: Partial<RateLimitOptions>
   /** A Redis server shared by every instance for rate-limit counts. */
   redisUrl?: string
-  pressure?: PressureOptions
-  timeouts?: { requestMs?: number, headersMs?: number, keepAliveMs?: number, connectionMs?: number }
+  pressure?: Partial<PressureOptions>
+  timeouts?: Partial<Record<'requestMs' | 'headersMs' | 'keepAliveMs' | 'connectionMs', number>>
   /** Collect Prometheus metrics (`app.prometheus.registry`); server.ts serves them on METRICS_PORT. */
   metrics?: boolean
   /** Another OpenAPI document and its handlers, in place of the service's own (tests use fixtures). */
@@ -56,22 +57,22 @@ function hopsTrusted (hops: number) {
 }
 
 export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
-  const timeouts = options.timeouts ?? {}
+  const timeouts = { ...DEFAULTS.timeouts, ...options.timeouts }
   const app = Fastify({
     logger: options.logger ?? false,
-    bodyLimit: options.bodyLimit ?? 16 * 1024,
+    bodyLimit: options.bodyLimit ?? DEFAULTS.bodyLimit,
     // A hop count trusts that many proxies in front of the service, nearest first.
-    trustProxy: typeof options.trustProxy === 'number' ? hopsTrusted(options.trustProxy) : options.trustProxy ?? false,
+    trustProxy: typeof options.trustProxy === 'number' ? hopsTrusted(options.trustProxy) : options.trustProxy ?? DEFAULTS.trustProxy,
     genReqId: requestId,
     // Slow or idle clients cannot hold sockets for long (slow-loris): the headers must
     // arrive within headersMs, the whole request within requestMs.
-    requestTimeout: timeouts.requestMs ?? 30_000,
-    keepAliveTimeout: timeouts.keepAliveMs ?? 72_000,
-    connectionTimeout: timeouts.connectionMs ?? 120_000,
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    connectionTimeout: timeouts.connectionMs,
     http: {
-      headersTimeout: timeouts.headersMs ?? 10_000,
+      headersTimeout: timeouts.headersMs,
       // How often Node checks those two deadlines (its default is 30 s).
-      connectionsCheckingInterval: Math.min(1000, timeouts.headersMs ?? 10_000),
+      connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
       // Refused by ./plugins/require-host.ts instead, with the Error body.
       requireHostHeader: false
     },
@@ -95,15 +96,15 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     await app.register(metrics, { enabled: options.metrics === true })
     await app.register(errors)
     await app.register(requestIds)
-    await app.register(pressure, options.pressure ?? {})
+    await app.register(pressure, { ...DEFAULTS.pressure, ...options.pressure })
     await app.register(security)
     await app.register(requireHost)
     await app.register(validation)
-    await app.register(database, options.database)
-    await app.register(apiKeys, { environmentKeys: options.apiKeys ?? [], syncIntervalMs: options.keySyncIntervalMs })
+    await app.register(database, { sqliteSynchronous: DEFAULTS.sqliteSynchronous, poolSize: DEFAULTS.poolSize, ...options.database })
+    await app.register(apiKeys, { environmentKeys: options.apiKeys ?? [], syncIntervalMs: options.keySyncIntervalMs ?? DEFAULTS.keySyncIntervalMs })
     await app.register(auth)
     await app.register(redis, { url: options.redisUrl })
-    await app.register(rateLimits, options.rateLimit ?? { perKey: 1000, anonymous: 60 })
+    await app.register(rateLimits, { ...DEFAULTS.rateLimit, ...options.rateLimit })
     const document = options.document ?? apiDocument
     await app.register(docs, { document })
     await app.register(health)

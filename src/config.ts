@@ -4,6 +4,7 @@
  */
 import envSchema from 'env-schema'
 import type { JSONSchemaType } from 'ajv'
+import { DEFAULTS } from './defaults.ts'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -36,27 +37,27 @@ const schema: JSONSchemaType<Env> = {
   type: 'object',
   required: [],
   properties: {
-    PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 3000 },
-    HOST: { type: 'string', minLength: 1, default: '127.0.0.1' },
-    DATABASE_URL: { type: 'string', minLength: 1, default: './data/petstore.db' },
+    PORT: { type: 'integer', minimum: 0, maximum: 65535, default: DEFAULTS.port },
+    HOST: { type: 'string', minLength: 1, default: DEFAULTS.host },
+    DATABASE_URL: { type: 'string', minLength: 1, default: DEFAULTS.databaseUrl },
     PETSTORE_API_KEYS: { type: 'string', default: '' },
-    LOG_LEVEL: { type: 'string', enum: [...LOG_LEVELS], default: 'info' },
-    LOG_FORMAT: { type: 'string', enum: ['auto', 'json', 'pretty'], default: 'auto' },
-    BODY_LIMIT: { type: 'integer', minimum: 1, maximum: 10 * 1024 * 1024, default: 16 * 1024 },
-    SQLITE_SYNCHRONOUS: { type: 'string', enum: ['FULL', 'NORMAL'], default: 'FULL' },
-    DATABASE_POOL_SIZE: { type: 'integer', minimum: 1, maximum: 1000, default: 10 },
+    LOG_LEVEL: { type: 'string', enum: [...LOG_LEVELS], default: DEFAULTS.logLevel },
+    LOG_FORMAT: { type: 'string', enum: ['auto', 'json', 'pretty'], default: DEFAULTS.logFormat },
+    BODY_LIMIT: { type: 'integer', minimum: 1, maximum: 10 * 1024 * 1024, default: DEFAULTS.bodyLimit },
+    SQLITE_SYNCHRONOUS: { type: 'string', enum: ['FULL', 'NORMAL'], default: DEFAULTS.sqliteSynchronous },
+    DATABASE_POOL_SIZE: { type: 'integer', minimum: 1, maximum: 1000, default: DEFAULTS.poolSize },
     REDIS_URL: { type: 'string', default: '', pattern: '^(rediss?://.+)?$' },
-    RATE_LIMIT_MAX: { type: 'integer', minimum: 0, default: 1000 },
-    RATE_LIMIT_ANON_MAX: { type: 'integer', minimum: 1, default: 60 },
+    RATE_LIMIT_MAX: { type: 'integer', minimum: 0, default: DEFAULTS.rateLimit.perKey },
+    RATE_LIMIT_ANON_MAX: { type: 'integer', minimum: 1, default: DEFAULTS.rateLimit.anonymous },
     TRUST_PROXY: { type: 'string', default: '' },
-    REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 1000, default: 30_000 },
-    HEADERS_TIMEOUT_MS: { type: 'integer', minimum: 500, default: 10_000 },
-    KEEP_ALIVE_TIMEOUT_MS: { type: 'integer', minimum: 1000, default: 72_000 },
-    CONNECTION_TIMEOUT_MS: { type: 'integer', minimum: 1000, default: 120_000 },
-    SHUTDOWN_GRACE_MS: { type: 'integer', minimum: 0, default: 10_000 },
-    MAX_EVENT_LOOP_DELAY_MS: { type: 'integer', minimum: 0, default: 200 },
-    MAX_EVENT_LOOP_UTILIZATION: { type: 'number', minimum: 0, maximum: 1, default: 0 },
-    MAX_HEAP_USED_BYTES: { type: 'integer', minimum: 0, default: 0 },
+    REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 1000, default: DEFAULTS.timeouts.requestMs },
+    HEADERS_TIMEOUT_MS: { type: 'integer', minimum: 500, default: DEFAULTS.timeouts.headersMs },
+    KEEP_ALIVE_TIMEOUT_MS: { type: 'integer', minimum: 1000, default: DEFAULTS.timeouts.keepAliveMs },
+    CONNECTION_TIMEOUT_MS: { type: 'integer', minimum: 1000, default: DEFAULTS.timeouts.connectionMs },
+    SHUTDOWN_GRACE_MS: { type: 'integer', minimum: 0, default: DEFAULTS.timeouts.shutdownGraceMs },
+    MAX_EVENT_LOOP_DELAY_MS: { type: 'integer', minimum: 0, default: DEFAULTS.pressure.maxEventLoopDelayMs },
+    MAX_EVENT_LOOP_UTILIZATION: { type: 'number', minimum: 0, maximum: 1, default: DEFAULTS.pressure.maxEventLoopUtilization },
+    MAX_HEAP_USED_BYTES: { type: 'integer', minimum: 0, default: DEFAULTS.pressure.maxHeapUsedBytes },
     METRICS_PORT: { type: 'integer', minimum: 0, maximum: 65535, nullable: true }
   }
 }
@@ -88,7 +89,7 @@ export interface Config {
 const MIN_KEY_LENGTH = 16
 
 function parseTrustProxy (value: string): Config['trustProxy'] {
-  if (value === '' || value === 'false') return false
+  if (value === '' || value === 'false') return DEFAULTS.trustProxy
   if (value === 'true') return true
   if (/^\d+$/.test(value)) return Number(value)
   return value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')

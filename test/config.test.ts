@@ -1,5 +1,7 @@
 import t from 'tap'
 import { loadConfig } from '../src/config.ts'
+import { DEFAULTS } from '../src/defaults.ts'
+import { AUTH, build } from './helper.ts'
 
 t.test('defaults', async (t) => {
   t.same(loadConfig({}), {
@@ -15,6 +17,22 @@ t.test('defaults', async (t) => {
     timeouts: { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 72_000, connectionMs: 120_000, shutdownGraceMs: 10_000 },
     pressure: { maxEventLoopDelayMs: 200, maxEventLoopUtilization: 0, maxHeapUsedBytes: 0 }
   })
+})
+
+t.test('the environment\'s defaults and buildApp\'s are the one DEFAULTS object', async (t) => {
+  const config = loadConfig({})
+  t.equal(config.bodyLimit, DEFAULTS.bodyLimit)
+  t.same(config.rateLimit, { perKey: DEFAULTS.rateLimit.perKey, anonymous: DEFAULTS.rateLimit.anonymous })
+  t.same(config.timeouts, DEFAULTS.timeouts)
+  t.same(config.pressure, { maxEventLoopDelayMs: DEFAULTS.pressure.maxEventLoopDelayMs, maxEventLoopUtilization: DEFAULTS.pressure.maxEventLoopUtilization, maxHeapUsedBytes: DEFAULTS.pressure.maxHeapUsedBytes })
+  const app = await build(t)
+  t.equal(app.initialConfig.bodyLimit, DEFAULTS.bodyLimit)
+  t.equal(app.server.requestTimeout, DEFAULTS.timeouts.requestMs)
+  t.equal(app.initialConfig.keepAliveTimeout, DEFAULTS.timeouts.keepAliveMs)
+  t.equal(app.initialConfig.connectionTimeout, DEFAULTS.timeouts.connectionMs)
+  t.equal(app.server.headersTimeout, DEFAULTS.timeouts.headersMs)
+  const res = await app.inject({ url: '/v1/pets', headers: AUTH })
+  t.equal(res.headers['ratelimit-limit'], String(DEFAULTS.rateLimit.perKey))
 })
 
 t.test('values from the environment', async (t) => {

@@ -8,6 +8,7 @@ import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect, type Logger } from 'kysely'
 import pg from 'pg'
+import { DEFAULTS } from '../defaults.ts'
 import type { Database } from './schema.ts'
 
 export interface DatabaseOptions {
@@ -38,7 +39,7 @@ export function connect (options: DatabaseOptions): Kysely<Database> {
 
 function connectPostgres (options: DatabaseOptions): Kysely<Database> {
   // int8 columns come back as strings (pg's default), so ids beyond 2^53 are never rounded.
-  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 })
+  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? DEFAULTS.poolSize })
   // Without a listener, an idle connection's error would crash the process; the pool
   // replaces the connection by itself.
   pool.on('error', (error) => options.onConnectionError?.(error))
@@ -53,7 +54,7 @@ function connectSqlite (options: DatabaseOptions): Kysely<Database> {
   const sqlite = new SQLite(path)
   sqlite.pragma('journal_mode = WAL')
   // Set explicitly: better-sqlite3's default for WAL files differs between first and later opens.
-  sqlite.pragma(`synchronous = ${options.sqliteSynchronous ?? 'FULL'}`)
+  sqlite.pragma(`synchronous = ${options.sqliteSynchronous ?? DEFAULTS.sqliteSynchronous}`)
   sqlite.pragma('busy_timeout = 5000')
   sqlite.pragma('foreign_keys = ON')
   // Integers come back as BigInt, so ids beyond 2^53 are never rounded on read.

@@ -76,7 +76,7 @@ declare module 'fastify' {
 export interface ApiKeysOptions {
   /** Keys accepted besides those in the database (PETSTORE_API_KEYS). */
   environmentKeys: readonly string[]
-  syncIntervalMs?: number
+  syncIntervalMs: number
 }
 
 export default fp(async function apiKeys (app: FastifyInstance, options: ApiKeysOptions) {
@@ -92,7 +92,7 @@ export default fp(async function apiKeys (app: FastifyInstance, options: ApiKeys
         app.log.warn({ err: error, failures }, 'could not sync API keys')
       }
     })
-  }, options.syncIntervalMs ?? 1000).unref()
+  }, options.syncIntervalMs).unref()
   // Runs before the database closes (onClose hooks run in reverse order of registration).
   app.addHook('onClose', async () => {
     clearInterval(timer)

@@ -10,20 +10,20 @@ import fp from 'fastify-plugin'
 
 export interface PressureOptions {
   /** 0 turns a check off. */
-  maxEventLoopDelayMs?: number
-  maxEventLoopUtilization?: number
-  maxHeapUsedBytes?: number
-  retryAfterSeconds?: number
+  maxEventLoopDelayMs: number
+  maxEventLoopUtilization: number
+  maxHeapUsedBytes: number
+  retryAfterSeconds: number
   /** How often the load is sampled. */
-  sampleIntervalMs?: number
+  sampleIntervalMs: number
 }
 
 export default fp(async function pressure (app: FastifyInstance, options: PressureOptions) {
   await app.register(underPressure, {
-    maxEventLoopDelay: options.maxEventLoopDelayMs ?? 200,
-    maxEventLoopUtilization: options.maxEventLoopUtilization ?? 0,
-    maxHeapUsedBytes: options.maxHeapUsedBytes ?? 0,
-    retryAfter: options.retryAfterSeconds ?? 5,
-    sampleInterval: options.sampleIntervalMs ?? 1000
+    maxEventLoopDelay: options.maxEventLoopDelayMs,
+    maxEventLoopUtilization: options.maxEventLoopUtilization,
+    maxHeapUsedBytes: options.maxHeapUsedBytes,
+    retryAfter: options.retryAfterSeconds,
+    sampleInterval: options.sampleIntervalMs
   })
 }, { name: 'pressure', dependencies: ['errors'] })

@@ -24,7 +24,7 @@ export interface RateLimitOptions {
   perKey: number
   /** Failed or key-less requests per window for each client address. */
   anonymous: number
-  windowMs?: number
+  windowMs: number
 }
 
 export interface RateLimits {
@@ -81,7 +81,7 @@ async function consume (limiter: RateLimiterAbstract, key: string): Promise<{ st
 }
 
 export default fp(async function rateLimits (app: FastifyInstance, options: RateLimitOptions) {
-  const windowMs = options.windowMs ?? 60_000
+  const { windowMs } = options
   const addresses = limiter('address', options.anonymous, windowMs, app.redis)
   const keys = options.perKey === 0 ? undefined : limiter('key', options.perKey, windowMs, app.redis)
 

@@ -7,7 +7,7 @@ import { isForeignKeyViolation } from '../database/errors.ts'
 import type { Database, OrderRow } from '../database/schema.ts'
 import { toApiInt } from '../int64.ts'
 import { toPage } from '../pagination.ts'
-import { param, prepare } from './prepared.ts'
+import { prepare } from './prepared.ts'
 
 type Order = components['schemas']['Order']
 type NewOrder = components['schemas']['NewOrder']
@@ -20,21 +20,21 @@ export function toOrder (row: OrderRow): Order {
   return order
 }
 
-const insertOrder = prepare<{ petId: Id, quantity: number, shipDate: string | null, complete: number }, OrderRow>((db) =>
+const insertOrder = prepare<{ petId: Id, quantity: number, shipDate: string | null, complete: number }, OrderRow>((db, param) =>
   db.insertInto('orders')
     .values({ pet_id: param('petId'), quantity: param('quantity'), ship_date: param('shipDate'), complete: param('complete') })
     .returningAll())
 
-const selectPage = prepare<{ afterId: Id, limit: number }, OrderRow>((db) =>
+const selectPage = prepare<{ afterId: Id, limit: number }, OrderRow>((db, param) =>
   db.selectFrom('orders').selectAll()
     .where('id', '>', param('afterId'))
     .orderBy('id').limit(param('limit')))
 
 // Only an order that is not complete can go; one statement, so two cancels cannot both win.
-const deleteOpenOrder = prepare<{ id: Id }, { id: OrderRow['id'] }>((db) =>
+const deleteOpenOrder = prepare<{ id: Id }, { id: OrderRow['id'] }>((db, param) =>
   db.deleteFrom('orders').where('id', '=', param('id')).where('complete', '=', 0).returning('id'))
 
-const selectOrder = prepare<{ id: Id }, OrderRow>((db) =>
+const selectOrder = prepare<{ id: Id }, OrderRow>((db, param) =>
   db.selectFrom('orders').selectAll().where('id', '=', param('id')))
 
 /** The placed order; undefined when `petId` names no pet. */

@@ -6,7 +6,7 @@ import type { components } from '../../generated/openapi.ts'
 import type { Database, PetRow } from '../database/schema.ts'
 import { toApiInt } from '../int64.ts'
 import { toPage } from '../pagination.ts'
-import { param, prepare } from './prepared.ts'
+import { prepare } from './prepared.ts'
 
 type Pet = components['schemas']['Pet']
 type NewPet = components['schemas']['NewPet']
@@ -20,28 +20,28 @@ export function toPet (row: PetRow): Pet {
   return pet
 }
 
-const insertPet = prepare<{ name: string, categoryId: Id, status: PetStatus | undefined }, PetRow>((db) =>
+const insertPet = prepare<{ name: string, categoryId: Id, status: PetStatus | null }, PetRow>((db, param) =>
   db.insertInto('pets')
     .values({ name: param('name'), category_id: param('categoryId'), status: param('status') })
     .returningAll())
 
-const selectPet = prepare<{ id: Id }, PetRow>((db) =>
+const selectPet = prepare<{ id: Id }, PetRow>((db, param) =>
   db.selectFrom('pets').selectAll().where('id', '=', param('id')))
 
-const selectPage = prepare<{ afterId: Id, limit: number }, PetRow>((db) =>
+const selectPage = prepare<{ afterId: Id, limit: number }, PetRow>((db, param) =>
   db.selectFrom('pets').selectAll()
     .where('id', '>', param('afterId'))
     .orderBy('id').limit(param('limit')))
 
 // Served by the (status, id) index: cost is O(limit) whatever the table size.
-const selectPageWithStatus = prepare<{ afterId: Id, limit: number, status: PetStatus }, PetRow>((db) =>
+const selectPageWithStatus = prepare<{ afterId: Id, limit: number, status: PetStatus }, PetRow>((db, param) =>
   db.selectFrom('pets').selectAll()
     .where('status', '=', param('status'))
     .where('id', '>', param('afterId'))
     .orderBy('id').limit(param('limit')))
 
 export async function createPet (db: Kysely<Database>, pet: NewPet): Promise<Pet> {
-  const { rows } = await insertPet(db, { name: pet.name, categoryId: pet.categoryId, status: pet.status })
+  const { rows } = await insertPet(db, { name: pet.name, categoryId: pet.categoryId, status: pet.status ?? null })
   return toPet(rows[0]!)
 }
 

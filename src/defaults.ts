@@ -1,0 +1,24 @@
+/**
+ * Every default setting, once. The environment schema (./config.ts) and `buildApp`
+ * (./app.ts) both read them here, so the app a test builds and the one production runs
+ * cannot quietly differ.
+ */
+export const DEFAULTS = {
+  port: 3000,
+  host: '127.0.0.1',
+  databaseUrl: './data/petstore.db',
+  /** FULL: every acknowledged commit survives power loss. */
+  sqliteSynchronous: 'FULL',
+  /** PostgreSQL connections per instance. */
+  poolSize: 10,
+  logLevel: 'info',
+  logFormat: 'auto',
+  bodyLimit: 16 * 1024,
+  rateLimit: { perKey: 1000, anonymous: 60, windowMs: 60_000 },
+  trustProxy: false,
+  timeouts: { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 72_000, connectionMs: 120_000, shutdownGraceMs: 10_000 },
+  /** 0 turns a check off. Event-loop utilization near 1 is normal at full load, so it is off. */
+  pressure: { maxEventLoopDelayMs: 200, maxEventLoopUtilization: 0, maxHeapUsedBytes: 0, retryAfterSeconds: 5, sampleIntervalMs: 1000 },
+  /** How often database keys are reloaded and their last use written. */
+  keySyncIntervalMs: 1000
+} as const

@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http'
 export const REQUEST_ID_HEADER = 'x-request-id'
 
 // Visible ASCII without separators, 1 to 128 characters: safe in logs and headers.
-const ACCEPTED = /^[A-Za-z0-9._:@\-]{1,128}$/
+const ACCEPTED = /^[A-Za-z0-9._:@-]{1,128}$/
 
 export function requestId (request: IncomingMessage): string {
   const incoming = request.headers[REQUEST_ID_HEADER]

@@ -29,7 +29,11 @@ export interface Outcome { requestId: string, status?: number, body?: string, er
 export function postPet (port: number, agent: Agent, key: string, requestId: string): Promise<Outcome> {
   return new Promise((resolve) => {
     const req = request({
-      port, host: '127.0.0.1', method: 'POST', path: '/v1/pets', agent,
+      port,
+      host: '127.0.0.1',
+      method: 'POST',
+      path: '/v1/pets',
+      agent,
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'x-request-id': requestId }
     }, (res) => {
       let text = ''

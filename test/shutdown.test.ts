@@ -20,6 +20,8 @@ t.test('SIGTERM under load loses nothing and cuts off no request it received', a
   let stop = false
   const workers = Array.from({ length: 6 }, async (_, worker) => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    // `stop` is set by the test below, between awaits.
+    // eslint-disable-next-line no-unmodified-loop-condition
     for (let i = 0; !stop && i < 10_000; i++) {
       const outcome = await postPet(server.port, agent, KEY, `w${worker}-r${i}`)
       outcomes.push(outcome)

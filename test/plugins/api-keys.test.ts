@@ -19,7 +19,6 @@ async function breakKeyUseWrites (app: FastifyInstance) {
   }
 }
 
-
 t.test('a revoked key is refused even while writing key use fails', async (t) => {
   const app = await build(t, { apiKeys: [], keySyncIntervalMs: 60_000 })
   const { key } = await createApiKey(app.db, 'doomed')

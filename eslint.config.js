@@ -1,0 +1,7 @@
+// neostandard: the Fastify team's style (as in fastify/demo), with TypeScript support.
+import neostandard from 'neostandard'
+
+export default neostandard({
+  ts: true,
+  ignores: ['generated/**', 'coverage/**', '.tap/**', 'test-results/**', 'data/**']
+})

@@ -2,18 +2,36 @@
  * Runs src/server.ts as a real process, as `npm start` does, for the tests that need a
  * real socket, signals or a crash.
  */
+import { execFile } from 'node:child_process'
 import { request, type Agent } from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import type { Test } from 'tap'
 import { spawnServer, type ServerProcess } from '../scripts/lib/spawn-server.ts'
 
 export type { ServerProcess }
 
+/**
+ * What child processes run with: the tests' environment, without coverage. They load the
+ * sources through tsx, whose whitespace-minified output cannot be mapped back to source
+ * lines (privatenumber/tsx#558), so their coverage would only blur the numbers the test
+ * processes measure precisely.
+ */
+export const CHILD_ENV = { ...process.env, _TAPJS_PROCESSINFO_COVERAGE_: '0' }
+
 /** Starts src/server.ts, as `npm start` does, on a free port. */
 export function startServer (env: Record<string, string>): Promise<ServerProcess> {
-  return spawnServer('src/server.ts', env)
+  return spawnServer('src/server.ts', { _TAPJS_PROCESSINFO_COVERAGE_: '0', ...env })
+}
+
+const run = promisify(execFile)
+const root = new URL('..', import.meta.url)
+
+/** Runs one of scripts/ as `npm run` would, resolving with its output, rejecting on a non-zero exit. */
+export function runScript (script: string, args: string[], env: Record<string, string>) {
+  return run(process.execPath, ['--import', 'tsx', script, ...args], { cwd: root, env: { ...CHILD_ENV, ...env } })
 }
 
 /** A temporary folder for one test, removed afterwards. */

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import { until } from './helper.ts'
-import { startServer, tempDir } from './process-helper.ts'
+import { CHILD_ENV, startServer, tempDir } from './process-helper.ts'
 
 const root = new URL('..', import.meta.url)
 
@@ -66,7 +66,7 @@ t.test('with METRICS_PORT, metrics are served on their own listener, not on the 
 
 t.test('a bad setting stops the start with a message naming it', async (t) => {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: root, env: { ...process.env, PORT: 'eighty' }, stdio: ['ignore', 'pipe', 'pipe']
+    cwd: root, env: { ...CHILD_ENV, PORT: 'eighty' }, stdio: ['ignore', 'pipe', 'pipe']
   })
   let stderr = ''
   child.stderr.on('data', (chunk) => { stderr += chunk })

@@ -1,17 +1,12 @@
-import { execFile } from 'node:child_process'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import t from 'tap'
 import { buildApp } from '../../src/app.ts'
 import { connect } from '../../src/database/connect.ts'
 import { until } from '../helper.ts'
-import { tempDir } from '../process-helper.ts'
-
-const run = promisify(execFile)
-const root = new URL('../..', import.meta.url)
+import { runScript, tempDir } from '../process-helper.ts'
 
 function keys (databaseUrl: string, ...args: string[]) {
-  return run(process.execPath, ['--import', 'tsx', 'scripts/keys.ts', ...args], { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl } })
+  return runScript('scripts/keys.ts', args, { DATABASE_URL: databaseUrl })
 }
 
 async function failure (databaseUrl: string, ...args: string[]) {

@@ -1,16 +1,11 @@
-import { execFile } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import SQLite from 'better-sqlite3'
 import t from 'tap'
-import { tempDir } from '../process-helper.ts'
-
-const run = promisify(execFile)
-const root = new URL('../..', import.meta.url)
+import { runScript, tempDir } from '../process-helper.ts'
 
 function migrate (env: Record<string, string>) {
-  return run(process.execPath, ['--import', 'tsx', 'scripts/migrate.ts'], { cwd: root, env: { ...process.env, ...env } })
+  return runScript('scripts/migrate.ts', [], env)
 }
 
 t.test('npm run migrate applies each migration once and says so', async (t) => {

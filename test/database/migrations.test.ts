@@ -1,0 +1,38 @@
+/**
+ * The migrations, on whichever database this run tests: every one goes down as cleanly as
+ * it went up, so a release can be rolled back, and a failing one is named.
+ */
+import { promises as fs } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { FileMigrationProvider, Migrator, NO_MIGRATIONS, sql } from 'kysely'
+import t from 'tap'
+import { connect } from '../../src/database/connect.ts'
+import { migrateToLatest } from '../../src/database/migrate.ts'
+import { testDatabaseUrl } from '../helper.ts'
+
+const migrationFolder = fileURLToPath(new URL('../../migrations', import.meta.url))
+
+t.test('every migration goes down and up again', async (t) => {
+  const db = connect({ url: await testDatabaseUrl(t) })
+  t.teardown(() => db.destroy())
+  const applied = await migrateToLatest(db)
+  t.ok(applied.length >= 4)
+  const migrator = new Migrator({ db, provider: new FileMigrationProvider({ fs, path, migrationFolder }) })
+  const down = await migrator.migrateTo(NO_MIGRATIONS)
+  t.equal(down.error, undefined)
+  t.same(down.results?.map((result) => result.direction), applied.map(() => 'Down'))
+  const tables = await db.introspection.getTables()
+  t.same(tables.map((table) => table.name).filter((name) => !name.startsWith('kysely_')), [], 'nothing is left but the migrator\'s own tables')
+  t.same((await migrateToLatest(db)).map((result) => result.migrationName), applied.map((result) => result.migrationName), 'and all come back')
+})
+
+t.test('a migration that fails is named, with its cause', async (t) => {
+  const db = connect({ url: await testDatabaseUrl(t) })
+  t.teardown(() => db.destroy())
+  // A table made by hand, in the way of the first migration.
+  await sql`create table pets (id integer)`.execute(db)
+  const error = await migrateToLatest(db).then(() => undefined, (thrown: Error) => thrown)
+  t.equal(error?.message, 'migration 20261122000000_create_pets failed')
+  t.match(String((error?.cause as Error | undefined)?.message), /already exists/)
+})

@@ -1,11 +1,12 @@
 /**
  * `npm run bench`: the service against its ceiling, bare Fastify + better-sqlite3
- * (scripts/bench/baseline.ts), in one process tree on this machine.
+ * (scripts/bench/baseline.ts), in one process tree on this machine; and the service with
+ * Prometheus metrics on (METRICS_PORT) against the service without, for what metrics cost.
  *
- * Both servers run as child processes on fresh SQLite files with the same settings, seeded
- * with the same pets. autocannon drives each scenario against each server in alternation,
- * several rounds, so machine noise hits both alike; the report gives median requests per
- * second and the service/baseline ratio.
+ * The servers run as child processes on fresh SQLite files with the same settings, seeded
+ * with the same pets. autocannon drives each scenario against each server in turn, several
+ * rounds, rotating the order, so machine noise hits all alike; the report gives median
+ * requests per second and the ratios.
  *
  *   npm run bench -- [--seconds 5] [--rounds 5] [--connections 10]
  */
@@ -31,9 +32,9 @@ const KEY = 'bench-key-not-a-secret-000000000'
 const SEED = 1000
 const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'))
 
-function startServer (name: string, script: string) {
+function startServer (name: string, script: string, env: Record<string, string> = {}) {
   // The rate limiter stays on, with a limit the load never reaches, so its cost is measured.
-  return spawnServer(script, { LOG_LEVEL: 'warn', PETSTORE_API_KEYS: KEY, RATE_LIMIT_MAX: '1000000000', DATABASE_URL: join(dir, `${name}.db`) })
+  return spawnServer(script, { LOG_LEVEL: 'warn', PETSTORE_API_KEYS: KEY, RATE_LIMIT_MAX: '1000000000', DATABASE_URL: join(dir, `${name}.db`), ...env })
 }
 
 const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }
@@ -69,34 +70,34 @@ const median = (numbers: number[]) => {
 
 const servers = {
   service: await startServer('service', 'src/server.ts'),
+  metrics: await startServer('metrics', 'src/server.ts', { METRICS_PORT: '0' }),
   baseline: await startServer('baseline', 'scripts/bench/baseline.ts')
 }
+type Target = keyof typeof servers
+const targets = Object.keys(servers) as Target[]
 try {
-  await seed(servers.service.base)
-  await seed(servers.baseline.base)
+  for (const target of targets) await seed(servers[target].base)
   console.log(`${rounds} rounds of ${seconds}s per scenario and server, ${connections} connections, node ${process.version}\n`)
-  console.log('| scenario | service req/s | baseline req/s | ratio (median of rounds) | service p99 ms | baseline p99 ms |')
-  console.log('|---|---|---|---|---|---|')
+  console.log('| scenario | service req/s | baseline req/s | service / baseline | service p99 ms | baseline p99 ms | with metrics / without |')
+  console.log('|---|---|---|---|---|---|---|')
   for (const scenario of scenarios) {
-    // One discarded second each, so both are measured after the JIT has warmed up.
-    await measure(servers.service.base, scenario, 1)
-    await measure(servers.baseline.base, scenario, 1)
-    const runs = { service: [] as Array<{ rps: number, p99: number }>, baseline: [] as Array<{ rps: number, p99: number }> }
+    // One discarded second each, so all are measured after the JIT has warmed up.
+    for (const target of targets) await measure(servers[target].base, scenario, 1)
+    const runs = Object.fromEntries(targets.map((target) => [target, [] as Array<{ rps: number, p99: number }>])) as Record<Target, Array<{ rps: number, p99: number }>>
     for (let round = 0; round < rounds; round++) {
-      // Alternate which goes first, so a slow spell of the machine does not favour one.
-      const order = round % 2 === 0 ? (['service', 'baseline'] as const) : (['baseline', 'service'] as const)
-      for (const which of order) runs[which].push(await measure(servers[which].base, scenario))
+      // Rotate which goes first, so a slow spell of the machine does not favour one.
+      const order = targets.map((_, i) => targets[(i + round) % targets.length]!)
+      for (const target of order) runs[target].push(await measure(servers[target].base, scenario))
     }
-    const service = median(runs.service.map((run) => run.rps))
-    const baseline = median(runs.baseline.map((run) => run.rps))
-    // The ratio of each round's back-to-back pair, then their median: noise that lasts
-    // longer than one pair hits both sides of it.
-    const ratio = median(runs.service.map((run, round) => run.rps / runs.baseline[round]!.rps))
-    console.log(`| ${scenario.name} | ${service.toFixed(0)} | ${baseline.toFixed(0)} | ${ratio.toFixed(2)} | ` +
-      `${median(runs.service.map((run) => run.p99))} | ${median(runs.baseline.map((run) => run.p99))} |`)
+    const rps = (target: Target) => median(runs[target].map((run) => run.rps))
+    const p99 = (target: Target) => median(runs[target].map((run) => run.p99))
+    // The ratio within each round, then their median: noise that lasts longer than one
+    // round hits both sides of it.
+    const ratio = (a: Target, b: Target) => median(runs[a].map((run, round) => run.rps / runs[b][round]!.rps))
+    console.log(`| ${scenario.name} | ${rps('service').toFixed(0)} | ${rps('baseline').toFixed(0)} | ${ratio('service', 'baseline').toFixed(2)} | ` +
+      `${p99('service')} | ${p99('baseline')} | ${ratio('metrics', 'service').toFixed(2)} |`)
   }
 } finally {
-  servers.service.child.kill('SIGTERM')
-  servers.baseline.child.kill('SIGTERM')
+  for (const target of targets) servers[target].child.kill('SIGTERM')
   rmSync(dir, { recursive: true, force: true })
 }

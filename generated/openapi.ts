@@ -298,6 +298,17 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The answer the client holds is still current (its `ETag` matched `If-None-Match`):
+         *     no body.
+         */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The request conflicts with the state of the resource, such as cancelling a complete order. */
         Conflict: {
             headers: {
@@ -410,6 +421,11 @@ export interface components {
         /** @description Keeps only pets with this status. Without it, no filtering. */
         StatusFilter: components["schemas"]["PetStatus"];
         /**
+         * @description The `ETag` of an answer the client already holds (or a list of them, or `*`). When
+         *     the answer would be the same, it is `304 Not Modified` with no body.
+         */
+        IfNoneMatch: string;
+        /**
          * @description Opaque position of the next page, taken from the `Link` header of the
          *     previous page. A malformed cursor answers `400 invalid_request`.
          */
@@ -432,6 +448,11 @@ export interface components {
         Sunset: "Thu, 05 Dec 2030 00:00:00 GMT";
         /** @description RFC 8288 link to the operation that replaces this one. */
         SuccessorLink: "</v1/pets>; rel=\"successor-version\"";
+        /**
+         * @description Entity tag of the answer's body; it changes whenever the body would. Send it back in
+         *     `If-None-Match` to revalidate.
+         */
+        ETag: string;
         /**
          * @description The stability level of an operation marked `x-stability`: `experimental`, `alpha`
          *     or `beta` (see Stability). Stable operations send no such header.
@@ -470,7 +491,13 @@ export interface operations {
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer the client already holds (or a list of them, or `*`). When
+                 *     the answer would be the same, it is `304 Not Modified` with no body.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -479,6 +506,7 @@ export interface operations {
             /** @description A page of pets, possibly empty. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     Link: components["headers"]["NextLink"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -490,6 +518,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pets"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
@@ -541,7 +570,13 @@ export interface operations {
     getPet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer the client already holds (or a list of them, or `*`). When
+                 *     the answer would be the same, it is `304 Not Modified` with no body.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Identifier of the pet. */
                 petId: components["parameters"]["PetId"];
@@ -553,6 +588,7 @@ export interface operations {
             /** @description The pet. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["SuccessorLink"];
@@ -566,6 +602,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
@@ -586,7 +623,13 @@ export interface operations {
                  */
                 cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer the client already holds (or a list of them, or `*`). When
+                 *     the answer would be the same, it is `304 Not Modified` with no body.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -595,6 +638,7 @@ export interface operations {
             /** @description A page of orders, possibly empty. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     Link: components["headers"]["NextLink"];
                     "API-Stability": components["headers"]["ApiStability"];
                     "X-Request-Id": components["headers"]["RequestId"];
@@ -607,6 +651,7 @@ export interface operations {
                     "application/json": components["schemas"]["Orders"];
                 };
             };
+            304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];

@@ -13,6 +13,7 @@
  * @see https://www.rfc-editor.org/rfc/rfc8594
  */
 import type { onSendHookHandler, preParsingHookHandler } from 'fastify'
+import { entityTag, noneMatch } from '../conditional.ts'
 import { ApiError } from '../errors.ts'
 import type { Operation } from './document.ts'
 
@@ -77,12 +78,23 @@ export function operationHooks (op: Operation, prefix: string, now: Clock): Oper
   const deprecated = deprecation(op, prefix, now)
   const headers = { ...deprecated?.headers, ...stability(op) }
   const cacheControl = successCacheControl(op)
+  // A read's answer carries an entity tag, and one the client already has is a 304. Only
+  // a 200 is tagged: errors are never stored, and this runs after the key check, so no
+  // tag ever answers a request without a valid key.
+  const revalidates = op.method === 'GET'
   return {
     ...(deprecated !== undefined && { preParsing: deprecated.preParsing }),
-    async onSend (_request, reply, payload) {
+    async onSend (request, reply, payload) {
       reply.headers(headers)
-      if (reply.statusCode < 400) reply.header('cache-control', cacheControl)
-      return payload
+      if (reply.statusCode >= 400) return payload
+      reply.header('cache-control', cacheControl)
+      if (!revalidates || reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload
+      const tag = entityTag(payload)
+      reply.header('etag', tag)
+      if (!noneMatch(request.headers['if-none-match'], tag)) return payload
+      // No body, so nothing to describe it (RFC 9110 section 15.4.5).
+      reply.code(304).removeHeader('content-type')
+      return ''
     }
   }
 }

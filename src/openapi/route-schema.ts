@@ -34,15 +34,20 @@ function withoutBigInts (node: Json): Json {
   return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, withoutBigInts(value)]))
 }
 
-/** Query or path parameters as one object schema. Unknown parameters are refused. */
-function parameterSchema (document: ApiDocument, parameters: JsonObject[], location: 'query' | 'path'): JsonObject | undefined {
+/**
+ * Query, path or header parameters as one object schema. Unknown query and path
+ * parameters are refused; a request carries many headers the document does not name.
+ */
+function parameterSchema (document: ApiDocument, parameters: JsonObject[], location: 'query' | 'path' | 'header'): JsonObject | undefined {
   const chosen = parameters.filter((parameter) => parameter.in === location)
   if (chosen.length === 0) return undefined
+  // Node gives header names in lower case.
+  const name = (parameter: JsonObject) => location === 'header' ? (parameter.name as string).toLowerCase() : parameter.name as string
   return {
     type: 'object',
-    properties: Object.fromEntries(chosen.map((p) => [p.name as string, jsonSchema(document, p.schema!)])),
-    required: chosen.filter((p) => p.required === true).map((p) => p.name as string),
-    additionalProperties: false
+    properties: Object.fromEntries(chosen.map((p) => [name(p), jsonSchema(document, p.schema!)])),
+    required: chosen.filter((p) => p.required === true).map(name),
+    additionalProperties: location === 'header'
   }
 }
 
@@ -59,8 +64,10 @@ export function routeSchema (document: ApiDocument, operationId: string): Fastif
   const schema: FastifySchema = { response: Object.fromEntries(responses) }
   const querystring = parameterSchema(document, parameters, 'query')
   const params = parameterSchema(document, parameters, 'path')
+  const headers = parameterSchema(document, parameters, 'header')
   if (querystring !== undefined) schema.querystring = querystring
   if (params !== undefined) schema.params = params
+  if (headers !== undefined) schema.headers = headers
   if (bodySchema?.schema !== undefined) schema.body = jsonSchema(document, bodySchema.schema)
   return schema
 }

@@ -222,9 +222,13 @@ export interface components {
          *     - `method_not_allowed` (405): the path exists but not with this method (see `Allow`).
          *     - `conflict` (409): the request conflicts with the resource's state (cancelling a
          *       complete order).
+         *     - `idempotency_key_in_use` (409): the first request with this `Idempotency-Key` is
+         *       still running.
          *     - `request_timeout` (408): the request was not received in time; the connection is closed.
          *     - `gone` (410): the deprecated operation after its sunset date.
          *     - `payload_too_large` (413): the body is over the limit.
+         *     - `idempotency_key_reused` (422): the `Idempotency-Key` was used for a different
+         *       request.
          *     - `rate_limited` (429): too many requests for this key (or, without a valid key, from
          *       this address); wait for `Retry-After` seconds.
          *     - `headers_too_large` (431): the request headers are too large.
@@ -234,7 +238,7 @@ export interface components {
          *       retry after `Retry-After` seconds.
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "invalid_json" | "unsupported_media_type" | "unauthorized" | "not_found" | "method_not_allowed" | "conflict" | "request_timeout" | "gone" | "payload_too_large" | "rate_limited" | "headers_too_large" | "internal_error" | "unavailable";
+        ErrorCode: "invalid_request" | "invalid_json" | "unsupported_media_type" | "unauthorized" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_key_in_use" | "request_timeout" | "gone" | "payload_too_large" | "idempotency_key_reused" | "rate_limited" | "headers_too_large" | "internal_error" | "unavailable";
         /** @description The body of every error response. */
         Error: {
             code: components["schemas"]["ErrorCode"];
@@ -293,6 +297,38 @@ export interface components {
                  *       "code": "not_found",
                  *       "message": "Pet 42 not found",
                  *       "status": 404
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The first request with this `Idempotency-Key` is still running; retry after a moment. */
+        IdempotencyKeyInUse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "idempotency_key_in_use",
+                 *       "message": "A request with this Idempotency-Key is still running; retry after it finishes",
+                 *       "status": 409
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description This `Idempotency-Key` was used for a different request. */
+        IdempotencyKeyReused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "idempotency_key_reused",
+                 *       "message": "This Idempotency-Key was used for a different request; use a new key for a new request",
+                 *       "status": 422
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -421,6 +457,11 @@ export interface components {
         /** @description Keeps only pets with this status. Without it, no filtering. */
         StatusFilter: components["schemas"]["PetStatus"];
         /**
+         * @description Makes a retry of this request safe: 1 to 255 visible ASCII characters, unique per
+         *     request you mean to make once. See Safe retries.
+         */
+        IdempotencyKey: string;
+        /**
          * @description The `ETag` of an answer the client already holds (or a list of them, or `*`). When
          *     the answer would be the same, it is `304 Not Modified` with no body.
          */
@@ -448,6 +489,8 @@ export interface components {
         Sunset: "Thu, 05 Dec 2030 00:00:00 GMT";
         /** @description RFC 8288 link to the operation that replaces this one. */
         SuccessorLink: "</v1/pets>; rel=\"successor-version\"";
+        /** @description Present, `true`, when this is the kept answer of an earlier request with the same `Idempotency-Key`. */
+        IdempotentReplayed: "true";
         /**
          * @description Entity tag of the answer's body; it changes whenever the body would. Send it back in
          *     `If-None-Match` to revalidate.
@@ -529,7 +572,13 @@ export interface operations {
     createPet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe: 1 to 255 visible ASCII characters, unique per
+                 *     request you mean to make once. See Safe retries.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -546,9 +595,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The pet was added. */
+            /** @description The pet was added (or, with `Idempotent-Replayed`, had been by the first request with this `Idempotency-Key`). */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
@@ -561,7 +611,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -662,7 +714,13 @@ export interface operations {
     placeOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe: 1 to 255 visible ASCII characters, unique per
+                 *     request you mean to make once. See Safe retries.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -679,9 +737,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The order was placed. */
+            /** @description The order was placed (or, with `Idempotent-Replayed`, had been by the first request with this `Idempotency-Key`). */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     "API-Stability": components["headers"]["ApiStability"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     "RateLimit-Limit": components["headers"]["RateLimitLimit"];
@@ -695,7 +754,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -47,17 +47,46 @@ async function seed (base: string) {
   }
 }
 
-const scenarios: Array<{ name: string, method: 'GET' | 'POST', path: string, body?: string }> = [
+interface Scenario {
+  name: string
+  method: 'GET' | 'POST'
+  path: string
+  body?: string
+  /** Extra headers; the baseline ignores them, so these rows show what the feature costs. */
+  extra?: (base: string) => Promise<Record<string, string>>
+  /** A fresh Idempotency-Key on every request. */
+  uniqueKeys?: boolean
+  status?: number
+}
+
+// The tag of the first page, as a client that already holds it would send it back.
+const currentTag = async (base: string) => ({ 'if-none-match': (await fetch(`${base}/v1/pets?limit=20`, { headers })).headers.get('etag') ?? '' })
+
+const scenarios: Scenario[] = [
   { name: 'listPets (limit=20)', method: 'GET', path: '/v1/pets?limit=20' },
+  { name: 'listPets, revalidated (If-None-Match: 304)', method: 'GET', path: '/v1/pets?limit=20', extra: currentTag, status: 304 },
   { name: 'getPet', method: 'GET', path: '/v1/pets/500' },
-  { name: 'createPet', method: 'POST', path: '/v1/pets', body: newPet }
+  { name: 'createPet', method: 'POST', path: '/v1/pets', body: newPet },
+  { name: 'createPet with an Idempotency-Key', method: 'POST', path: '/v1/pets', body: newPet, uniqueKeys: true }
 ]
 
-async function measure (base: string, scenario: typeof scenarios[number], duration = seconds) {
+let keys = 0
+
+async function measure (base: string, scenario: Scenario, duration = seconds) {
+  const extra = await scenario.extra?.(base) ?? {}
   const result = await autocannon({
-    url: base + scenario.path, method: scenario.method, headers, body: scenario.body, connections, duration
+    url: base + scenario.path,
+    method: scenario.method,
+    headers: { ...headers, ...extra },
+    body: scenario.body,
+    connections,
+    duration,
+    ...(scenario.uniqueKeys === true && {
+      requests: [{ setupRequest: (request: any) => ({ ...request, headers: { ...request.headers, 'idempotency-key': `bench-${++keys}` } }) }]
+    })
   })
-  const failures = result.errors + result.timeouts + result.non2xx
+  // A 304 is what a revalidation should get (the baseline, which ignores the tag, sends 200s).
+  const failures = result.errors + result.timeouts + result.non2xx - (scenario.status === 304 ? (result as any)['3xx'] ?? 0 : 0)
   if (failures > 0) throw new Error(`${scenario.name} on ${base}: ${failures} failed requests`)
   return { rps: result.requests.average, p99: result.latency.p99 }
 }

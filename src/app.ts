@@ -12,6 +12,7 @@ import type { Clock } from './openapi/operation-hooks.ts'
 import apiKeys from './plugins/api-keys.ts'
 import auth from './plugins/auth.ts'
 import database from './plugins/database.ts'
+import idempotency from './plugins/idempotency.ts'
 import metrics from './plugins/metrics.ts'
 import docs from './plugins/docs.ts'
 import errors, { sendError } from './plugins/errors.ts'
@@ -103,6 +104,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     await app.register(database, { sqliteSynchronous: DEFAULTS.sqliteSynchronous, poolSize: DEFAULTS.poolSize, ...options.database })
     await app.register(apiKeys, { environmentKeys: options.apiKeys ?? [], syncIntervalMs: options.keySyncIntervalMs ?? DEFAULTS.keySyncIntervalMs })
     await app.register(auth)
+    await app.register(idempotency, DEFAULTS.idempotency)
     await app.register(redis, { url: options.redisUrl })
     await app.register(rateLimits, { ...DEFAULTS.rateLimit, ...options.rateLimit })
     const document = options.document ?? apiDocument

@@ -2,6 +2,8 @@
  * Crash safety: the real server on a file database, creates streaming in from several
  * connections, SIGKILL at several points. After each restart every create that got a 201
  * is there with its id, ids never repeat, and the database passes its integrity check.
+ * And a create killed between its commit and its answer is answered, on retry with its
+ * Idempotency-Key, from what was stored, without a second record.
  */
 import { once } from 'node:events'
 import { Agent } from 'node:http'
@@ -56,4 +58,29 @@ t.test('SIGKILL mid-stream loses no acknowledged create and never reuses an id',
     t.same(lost, [], `round ${round}: all ${acknowledged.size} acknowledged creates are stored with their ids`)
     highestBefore = Math.max(...stored.keys())
   }
+})
+
+t.test('killed after a create commits and before its answer is sent, a retry gets the stored answer', async (t) => {
+  const database = join(tempDir(t), 'petstore.db')
+  const fixture = new URL('./fixtures/die-after-create.mjs', import.meta.url).pathname
+  const body = JSON.stringify({ name: 'Lost answer', categoryId: 1 })
+  const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'idempotency-key': 'die-after-commit' }
+
+  const doomed = await startServer({ DATABASE_URL: database, PETSTORE_API_KEYS: KEY, LOG_LEVEL: 'warn', NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${fixture}` })
+  const lost = await fetch(`${doomed.base}/v1/pets`, { method: 'POST', headers, body }).then(() => 'answered', () => 'no answer')
+  t.equal(lost, 'no answer', 'the client never heard back')
+  t.equal((await once(doomed.child, 'exit'))[1], 'SIGKILL')
+  const sqlite = new SQLite(database)
+  t.equal((sqlite.prepare('select count(*) as n from pets').get() as { n: number }).n, 1, 'the pet was committed')
+  t.equal((sqlite.prepare('select count(*) as n from idempotency_keys').get() as { n: number }).n, 1, 'with its answer, in the same transaction')
+  sqlite.close()
+
+  const restarted = await startServer({ DATABASE_URL: database, PETSTORE_API_KEYS: KEY, LOG_LEVEL: 'warn' })
+  t.teardown(() => { restarted.child.kill('SIGTERM') })
+  const retry = await fetch(`${restarted.base}/v1/pets`, { method: 'POST', headers, body })
+  t.equal(retry.status, 201)
+  t.equal(retry.headers.get('idempotent-replayed'), 'true')
+  t.equal(await retry.text(), '{"id":1,"name":"Lost answer","categoryId":1}', 'the answer the first request would have had')
+  const listed = await fetch(`${restarted.base}/v1/pets`, { headers: { authorization: `Bearer ${KEY}` } })
+  t.equal((await listed.json() as unknown[]).length, 1, 'and no second record')
 })

@@ -68,6 +68,20 @@ t.test('several instances share one PostgreSQL: unique ids under concurrency, on
   }, { apiKeys: [TEST_KEY], rateLimit: { perKey: 0, anonymous: 1000 } })
 })
 
+t.test('one Idempotency-Key sent 30 times at once to two instances makes exactly one record', { skip }, async (t) => {
+  const url = await createPostgresDatabase(t)
+  await withApps(url, 2, async (a, b) => {
+    const responses = await Promise.all(Array.from({ length: 30 }, (_, i) =>
+      (i % 2 === 0 ? a : b).inject({ method: 'POST', url: '/v1/pets', headers: { ...JSON_HEADERS, 'idempotency-key': 'two-instances' }, payload: { name: 'Rex', categoryId: 1 } })))
+    const statuses = responses.map((res) => res.statusCode)
+    t.ok(statuses.every((status) => status === 201 || status === 409), `201s and 409s only: ${statuses.join(' ')}`)
+    t.same(new Set(responses.filter((res) => res.statusCode === 201).map((res) => res.json().id)), new Set([1]), 'no second id')
+    t.equal((await a.db.selectFrom('pets').selectAll().execute()).length, 1)
+    const replay = await b.inject({ method: 'POST', url: '/v1/pets', headers: { ...JSON_HEADERS, 'idempotency-key': 'two-instances' }, payload: { name: 'Rex', categoryId: 1 } })
+    t.equal(replay.headers['idempotent-replayed'], 'true', 'either instance replays it afterwards')
+  }, { rateLimit: { perKey: 0, anonymous: 1000 } })
+})
+
 t.test('a PostgreSQL connection killed under the service does not crash it', { skip }, async (t) => {
   const url = await createPostgresDatabase(t)
   const warnings: string[] = []

@@ -28,6 +28,19 @@ export interface OrderTable {
   complete: ColumnType<bigint | number, number, number>
 }
 
+export interface IdempotencyKeyTable {
+  /** The API key that made the request: keys never share idempotency keys. */
+  api_key_hash: string
+  idempotency_key: string
+  /** SHA-256 of the operation and the request body as a JSON value. */
+  request_hash: string
+  status_code: ColumnType<bigint | number, number, number>
+  /** The first answer's body, byte for byte. */
+  response_body: string
+  /** Milliseconds since the epoch. */
+  expires_at: ColumnType<bigint | number | string, number, number>
+}
+
 export interface ApiKeyTable {
   id: Int64Id
   name: string
@@ -43,6 +56,7 @@ export interface ApiKeyTable {
 export interface Database {
   pets: PetTable
   orders: OrderTable
+  idempotency_keys: IdempotencyKeyTable
   api_keys: ApiKeyTable
 }
 

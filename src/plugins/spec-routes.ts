@@ -5,7 +5,8 @@
  * - method, URL and JSON schemas from the operation;
  * - the bearer check from `security`, with the rate limits around it (see `guard`);
  * - deprecation headers and 410 from `deprecated`/`x-deprecated-*`, `API-Stability` from
- *   `x-stability` (../openapi/operation-hooks.ts);
+ *   `x-stability`, ETags and caching directives (../openapi/operation-hooks.ts);
+ * - safe retries for operations that declare `Idempotency-Key` (./idempotency.ts);
  * - 405 with `Allow` for the document's paths asked with another method, and the Error
  *   body for unknown paths under the prefix.
  * The start fails when an operation has no handler or a handler no operation, so adding
@@ -13,15 +14,18 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods, RouteHandlerMethod } from 'fastify'
 import { ApiError } from '../errors.ts'
-import type { ApiDocument } from '../openapi/document.ts'
+import type { ApiDocument, JsonObject, Operation } from '../openapi/document.ts'
 import { operationHooks, type Clock } from '../openapi/operation-hooks.ts'
 import { routeSchema } from '../openapi/route-schema.ts'
 import { needsBearerKey } from '../openapi/security.ts'
 import { notFound } from './errors.ts'
+import { requestHash } from './idempotency.ts'
+
+type Handler = RouteHandlerMethod<any, any, any, any>
 
 export interface SpecRoutesOptions {
   document: ApiDocument
-  handlers: Readonly<Record<string, RouteHandlerMethod<any, any, any, any>>>
+  handlers: Readonly<Record<string, Handler>>
   now: Clock
 }
 
@@ -63,6 +67,32 @@ function methodNotAllowed (scope: FastifyInstance, document: ApiDocument): void 
   }
 }
 
+/** Whether an operation declares the `Idempotency-Key` header. */
+function takesIdempotencyKey (document: ApiDocument, op: Operation): boolean {
+  const parameters = document.dereference(op.operation.parameters ?? []) as JsonObject[]
+  return parameters.some((parameter) => parameter.in === 'header' && String(parameter.name).toLowerCase() === 'idempotency-key')
+}
+
+/**
+ * The handler of a create that takes an Idempotency-Key: with a key, it runs once inside
+ * the idempotency transaction, and its answer, serialized here, is kept with the record.
+ */
+function idempotent (app: FastifyInstance, operationId: string, handler: Handler): Handler {
+  return async function idempotentHandler (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+    const key = request.headers['idempotency-key']
+    if (typeof key !== 'string') return handler.call(this, request, reply)
+    const answer = await app.idempotency.run(request, key, requestHash(operationId, request.body), async () => {
+      const payload = await handler.call(this, request, reply)
+      // The route's own serializer, for its status: JSON text.
+      return { status: reply.statusCode, body: String(reply.serialize(payload)) }
+    })
+    if (answer.replayed) reply.header('idempotent-replayed', 'true')
+    // JSON text already: sent as it is, like any handler's result, once this returns.
+    reply.code(answer.status).type('application/json; charset=utf-8')
+    return answer.body
+  }
+}
+
 export default async function specRoutes (app: FastifyInstance, { document, handlers, now }: SpecRoutesOptions) {
   checkHandlers(document, handlers)
   // Unknown paths and 405s follow the document-wide `security`; each operation its own.
@@ -96,7 +126,7 @@ export default async function specRoutes (app: FastifyInstance, { document, hand
         // statsId: metrics label the route by its operationId.
         config: { public: !needsBearerKey(document, op.operationId), statsId: op.operationId },
         ...operationHooks(op, scope.prefix, now),
-        handler: handlers[op.operationId]!
+        handler: takesIdempotencyKey(document, op) ? idempotent(app, op.operationId, handlers[op.operationId]!) : handlers[op.operationId]!
       })
     }
     methodNotAllowed(scope, document)

@@ -14,7 +14,7 @@ export const orderHandlers = {
     // AJV has applied the document's default, so `limit` is always there.
     const limit = request.query.limit!
     const afterId = cursor === undefined ? 0 : decodeCursor(cursor)
-    const page = await orders.listOrders(request.server.db, { limit, afterId })
+    const page = await orders.listOrders(request.db, { limit, afterId })
     if (page.more) {
       reply.header('link', nextPageLink(request.routeOptions.url!, { limit }, page.items.at(-1)!.id))
     }
@@ -22,16 +22,18 @@ export const orderHandlers = {
   },
 
   async placeOrder (request, reply) {
-    const order = await orders.placeOrder(request.server.db, request.body)
+    const order = await orders.placeOrder(request.db, request.body)
     if (order === undefined) {
       throw new ApiError('invalid_request', `body/petId must name an existing pet; there is no pet ${request.body.petId}`)
     }
-    return reply.code(201).send(order)
+    // Returned, not sent: an idempotent create keeps the answer before it goes out.
+    reply.code(201)
+    return order
   },
 
   async cancelOrder (request, reply) {
     const { orderId } = request.params
-    const outcome = await orders.cancelOrder(request.server.db, orderId)
+    const outcome = await orders.cancelOrder(request.db, orderId)
     if (outcome === 'missing') throw new ApiError('not_found', `Order ${orderId} not found`)
     if (outcome === 'complete') throw new ApiError('conflict', `Order ${orderId} is complete (shipped) and can no longer be cancelled`)
     return reply.code(204).send()

@@ -14,7 +14,7 @@ export const petHandlers = {
     // AJV has applied the document's default, so `limit` is always there.
     const limit = request.query.limit!
     const afterId = cursor === undefined ? 0 : decodeCursor(cursor)
-    const page = await pets.listPets(request.server.db, { limit, status, afterId })
+    const page = await pets.listPets(request.db, { limit, status, afterId })
     if (page.more) {
       reply.header('link', nextPageLink(request.routeOptions.url!, { limit, status }, page.items.at(-1)!.id))
     }
@@ -22,12 +22,14 @@ export const petHandlers = {
   },
 
   async createPet (request, reply) {
-    const pet = await pets.createPet(request.server.db, request.body)
-    return reply.code(201).send(pet)
+    const pet = await pets.createPet(request.db, request.body)
+    // Returned, not sent: an idempotent create keeps the answer before it goes out.
+    reply.code(201)
+    return pet
   },
 
   async getPet (request) {
-    const pet = await pets.findPet(request.server.db, request.params.petId)
+    const pet = await pets.findPet(request.db, request.params.petId)
     if (pet === undefined) throw new ApiError('not_found', `Pet ${request.params.petId} not found`)
     return pet
   }

@@ -26,7 +26,7 @@ export const AUTH = { authorization: `Bearer ${KEY}` }
 export const JSON_HEADERS = { ...AUTH, 'content-type': 'application/json' }
 
 /** The route schemas of an operation, as the fuzzers derive values from them. */
-export const schemaOf = (operationId: string) => routeSchema(apiDocument, operationId) as { body?: Schema, querystring?: Schema, params?: Schema }
+export const schemaOf = (operationId: string) => routeSchema(apiDocument, operationId) as { body?: Schema, querystring?: Schema, params?: Schema, headers?: Schema }
 
 let cases = 0
 export const caseCount = () => cases

@@ -17,7 +17,8 @@ t.test('npm run migrate applies each migration once and says so', async (t) => {
     'Success: 20261122000100_create_api_keys',
     'Success: 20261122000200_unique_active_key_names',
     'Success: 20261122000300_create_orders',
-    'Applied 4 migration(s)',
+    'Success: 20261122000400_create_idempotency_keys',
+    'Applied 5 migration(s)',
     ''
   ].join('\n'))
   const second = await migrate(env)

@@ -21,6 +21,8 @@ class UsageError extends Error {}
 
 // Control, format (bidi and other invisible) and separator characters, unpaired surrogates.
 const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu
+// The same, to test with: a global pattern's test() would carry lastIndex between calls.
+const HAS_UNPRINTABLE = new RegExp(UNPRINTABLE.source, 'u')
 
 /** A name as a terminal can show it safely: anything unprintable as a \u{...} escape. */
 function printable (name: string): string {
@@ -32,7 +34,7 @@ const NAME_RULE = 'a key name is 1 to 100 characters, with no control or invisib
 function checkedName (name: string | undefined): string {
   const trimmed = name?.trim()
   if (trimmed === undefined || trimmed === '') throw new UsageError(USAGE)
-  if ([...trimmed].length > 100 || new RegExp(UNPRINTABLE.source, 'u').test(trimmed)) throw new Error(NAME_RULE)
+  if ([...trimmed].length > 100 || HAS_UNPRINTABLE.test(trimmed)) throw new Error(NAME_RULE)
   return trimmed
 }
 

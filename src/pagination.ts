@@ -39,3 +39,17 @@ export function toPage<Row, Item> (rows: Row[], limit: number, map: (row: Row) =
   const more = rows.length > limit
   return { items: (more ? rows.slice(0, limit) : rows).map(map), more }
 }
+
+/**
+ * A page's items, with `Link rel="next"` set on the reply when more follow; the link keeps
+ * the request's path and the given query parameters.
+ */
+export function linkedPage<Item extends { id: number | bigint }> (
+  reply: { header: (name: string, value: string) => unknown },
+  path: string,
+  query: Record<string, string | number | undefined>,
+  page: { items: Item[], more: boolean }
+): Item[] {
+  if (page.more) reply.header('link', nextPageLink(path, query, page.items.at(-1)!.id))
+  return page.items
+}

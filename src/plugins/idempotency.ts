@@ -94,7 +94,6 @@ export default fp(async function idempotency (app: FastifyInstance, { ttlMs, cle
         }
         request.idempotencyTransaction = trx
         const answer = await create()
-        request.idempotencyTransaction = null
         await keepAnswer(trx, apiKeyHash, key, { requestHash: hashOfRequest, ...answer }, now + ttlMs)
         return { ...answer, replayed: false }
       })

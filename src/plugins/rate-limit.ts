@@ -85,30 +85,31 @@ export default fp(async function rateLimits (app: FastifyInstance, options: Rate
   const addresses = limiter('address', options.anonymous, windowMs, app.redis)
   const keys = options.perKey === 0 ? undefined : limiter('key', options.perKey, windowMs, app.redis)
 
+  /** The 429 for a limit passed, counted in the metrics. */
+  function refusal (which: 'key' | 'address', state: RateLimiterRes): ApiError {
+    app.prometheus?.rateLimited(which)
+    return which === 'key'
+      ? limited(options.perKey, windowMs, state, 'for this key')
+      : limited(options.anonymous, windowMs, state, 'without a valid key from this address')
+  }
+
   app.decorate('rateLimits', {
     async refuseBlockedAddress (request, reply) {
       const state = await addresses.get(clientAddress(request.ip))
       if (state === null || state.consumedPoints < options.anonymous) return
       setHeaders(reply, options.anonymous, state)
-      app.prometheus?.rateLimited('address')
-      throw limited(options.anonymous, windowMs, state, 'without a valid key from this address')
+      throw refusal('address', state)
     },
     async countAddress (request, reply) {
       const { state, over } = await consume(addresses, clientAddress(request.ip))
       setHeaders(reply, options.anonymous, state)
-      if (over) {
-        app.prometheus?.rateLimited('address')
-        throw limited(options.anonymous, windowMs, state, 'without a valid key from this address')
-      }
+      if (over) throw refusal('address', state)
     },
     async countKey (_request, reply, keyHash) {
       if (keys === undefined) return
       const { state, over } = await consume(keys, keyHash)
       setHeaders(reply, options.perKey, state)
-      if (over) {
-        app.prometheus?.rateLimited('key')
-        throw limited(options.perKey, windowMs, state, 'for this key')
-      }
+      if (over) throw refusal('key', state)
     }
   } satisfies RateLimits)
 }, { name: 'rate-limit', dependencies: ['redis', 'metrics'] })

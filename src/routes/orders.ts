@@ -5,7 +5,7 @@
  */
 import { ApiError } from '../errors.ts'
 import type { Handlers } from '../openapi/handlers.ts'
-import { decodeCursor, nextPageLink } from '../pagination.ts'
+import { decodeCursor, linkedPage } from '../pagination.ts'
 import * as orders from '../repositories/orders.ts'
 
 export const orderHandlers = {
@@ -15,10 +15,7 @@ export const orderHandlers = {
     const limit = request.query.limit!
     const afterId = cursor === undefined ? 0 : decodeCursor(cursor)
     const page = await orders.listOrders(request.db, { limit, afterId })
-    if (page.more) {
-      reply.header('link', nextPageLink(request.routeOptions.url!, { limit }, page.items.at(-1)!.id))
-    }
-    return page.items
+    return linkedPage(reply, request.routeOptions.url!, { limit }, page)
   },
 
   async placeOrder (request, reply) {

@@ -5,7 +5,7 @@
  */
 import { ApiError } from '../errors.ts'
 import type { Handlers } from '../openapi/handlers.ts'
-import { decodeCursor, nextPageLink } from '../pagination.ts'
+import { decodeCursor, linkedPage } from '../pagination.ts'
 import * as pets from '../repositories/pets.ts'
 
 export const petHandlers = {
@@ -15,10 +15,7 @@ export const petHandlers = {
     const limit = request.query.limit!
     const afterId = cursor === undefined ? 0 : decodeCursor(cursor)
     const page = await pets.listPets(request.db, { limit, status, afterId })
-    if (page.more) {
-      reply.header('link', nextPageLink(request.routeOptions.url!, { limit, status }, page.items.at(-1)!.id))
-    }
-    return page.items
+    return linkedPage(reply, request.routeOptions.url!, { limit, status }, page)
   },
 
   async createPet (request, reply) {

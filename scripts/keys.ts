@@ -92,7 +92,7 @@ async function run (db: Kysely<Database>, args: string[]): Promise<string> {
 
 let db: Kysely<Database> | undefined
 try {
-  db = connect(loadConfig().database)
+  db = await connect(loadConfig().database)
   await migrateToLatest(db)
   console.log(await run(db, process.argv.slice(2)))
 } catch (error) {

@@ -10,7 +10,7 @@ import type { Database } from '../src/database/schema.ts'
 
 let db: Kysely<Database> | undefined
 try {
-  db = connect(loadConfig().database)
+  db = await connect(loadConfig().database)
   const results = await migrateToLatest(db)
   for (const result of results) console.log(`${result.status}: ${result.migrationName}`)
   console.log(results.length === 0 ? 'Database already up to date' : `Applied ${results.length} migration(s)`)

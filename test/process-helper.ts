@@ -4,7 +4,7 @@
  */
 import { execFile } from 'node:child_process'
 import { request, type Agent } from 'node:http'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -21,9 +21,17 @@ export type { ServerProcess }
  */
 export const CHILD_ENV = { ...process.env, _TAPJS_PROCESSINFO_COVERAGE_: '0' }
 
-/** Starts src/server.ts, as `npm start` does, on a free port. */
-export function startServer (env: Record<string, string>): Promise<ServerProcess> {
-  return spawnServer('src/server.ts', { _TAPJS_PROCESSINFO_COVERAGE_: '0', ...env })
+const BUILT_SERVER = 'dist/src/server.js'
+
+/**
+ * Starts the server on a free port: from the sources, or, with `built`, the build that
+ * `npm start` runs (made by `npm install`, or `npm run build`).
+ */
+export function startServer (env: Record<string, string>, { built = false } = {}): Promise<ServerProcess> {
+  if (built && !existsSync(new URL(`../${BUILT_SERVER}`, import.meta.url))) {
+    throw new Error(`${BUILT_SERVER} is missing: run npm run build (npm install does it)`)
+  }
+  return spawnServer(built ? BUILT_SERVER : 'src/server.ts', { _TAPJS_PROCESSINFO_COVERAGE_: '0', ...env })
 }
 
 const run = promisify(execFile)

@@ -1,5 +1,6 @@
 /**
- * The real entry point, as `npm start` runs it: first-run key, listening, shutdown.
+ * The real entry point, as `npm start` runs it (the build in dist/): first-run key,
+ * listening, shutdown.
  */
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
@@ -15,8 +16,9 @@ t.test('npm start makes a first key, serves with it, logs no secret and stops cl
   const dir = tempDir(t)
   const env = { DATABASE_URL: join(dir, 'petstore.db'), LOG_LEVEL: 'trace' }
 
-  // No terminal here, as in a container: the key goes to a private file beside the database.
-  const first = await startServer(env)
+  // The build, as `npm start` runs it. No terminal here, as in a container: the key goes
+  // to a private file beside the database.
+  const first = await startServer(env, { built: true })
   const file = join(dir, 'first-run-key.txt')
   await until(() => existsSync(file) && first.output().includes('first-run-key.txt'), 'the first-run key file')
   t.equal(statSync(file).mode & 0o777, 0o600, 'only its owner can read it')
@@ -40,7 +42,7 @@ t.test('npm start makes a first key, serves with it, logs no secret and stops cl
   t.notMatch(first.output(), 'pst_wrong-key-for-the-log-check', 'a presented token is never logged')
 
   rmSync(file)
-  const second = await startServer(env)
+  const second = await startServer(env, { built: true })
   t.notMatch(second.output(), /pst_|first-run-key/, 'the next start makes no key')
   t.notOk(existsSync(file))
   const listed = await fetch(`${second.base}/v1/pets`, { headers: { authorization: `Bearer ${key!}` } })

@@ -1,6 +1,6 @@
 /**
- * Starts a server script (src/server.ts, or the benchmark baseline) as a child process on a
- * free port, and resolves once it prints `... on http://HOST:PORT/v1`. Shared by the
+ * Starts a server script (src/server.ts through tsx, the built dist/src/server.js as
+ * `npm start` runs it, or a benchmark peer) as a child process on a free port, and resolves once it prints `... on http://HOST:PORT/v1`. Shared by the
  * benchmark, the soak script and the tests that need a real process.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -18,7 +18,8 @@ const root = new URL('../..', import.meta.url)
 const ADDRESS = / on (http:\/\/[^/\s]+)\/v1/
 
 export async function spawnServer (script: string, env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const args = script.endsWith('.ts') ? ['--import', 'tsx', script] : [script]
+  const child = spawn(process.execPath, args, {
     cwd: root, env: { ...process.env, PORT: '0', LOG_FORMAT: 'json', ...env }, stdio: ['ignore', 'pipe', 'pipe']
   })
   let output = ''

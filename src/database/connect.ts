@@ -1,13 +1,15 @@
 /**
  * Opens the database named by DATABASE_URL. The one place where the dialect is chosen:
  * SQLite (embedded, the default) or PostgreSQL (several instances sharing one database).
- * Everything else, migrations and repositories, is the same Kysely code for both.
+ * Everything else, migrations and repositories, is the same Kysely code for both. The
+ * PostgreSQL driver is loaded only when a PostgreSQL URL is given, so an embedded start
+ * does not pay for it.
  */
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect, type Logger } from 'kysely'
-import pg from 'pg'
+import type pg from 'pg'
 import { DEFAULTS } from '../defaults.ts'
 import type { Database } from './schema.ts'
 
@@ -33,11 +35,12 @@ export function poolOf (db: Kysely<Database>): pg.Pool | undefined {
 
 export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//i.test(url)
 
-export function connect (options: DatabaseOptions): Kysely<Database> {
-  return isPostgresUrl(options.url) ? connectPostgres(options) : connectSqlite(options)
+export async function connect (options: DatabaseOptions): Promise<Kysely<Database>> {
+  return isPostgresUrl(options.url) ? await connectPostgres(options) : connectSqlite(options)
 }
 
-function connectPostgres (options: DatabaseOptions): Kysely<Database> {
+async function connectPostgres (options: DatabaseOptions): Promise<Kysely<Database>> {
+  const { default: pg } = await import('pg')
   // int8 columns come back as strings (pg's default), so ids beyond 2^53 are never rounded.
   const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? DEFAULTS.poolSize })
   // Without a listener, an idle connection's error would crash the process; the pool

@@ -4,9 +4,10 @@
  * a document (routes, schemas, headers, the docs page) asks this class, so nothing is
  * written twice.
  */
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { stringify } from 'lossless-json'
 import { parse } from 'yaml'
+import { parseJson } from '../json.ts'
 
 export type Json = null | boolean | number | bigint | string | Json[] | { [key: string]: Json }
 export type JsonObject = { [key: string]: Json }
@@ -40,9 +41,10 @@ export class ApiDocument {
   /** The path of the first server (`/v1`): the prefix every operation is served under. */
   readonly prefix: string
 
-  constructor (yaml: string, readonly source = 'the OpenAPI document') {
+  /** `parsed`: the document already parsed from `yaml`, by the build (see `read`). */
+  constructor (yaml: string, readonly source = 'the OpenAPI document', parsed?: JsonObject) {
     this.yaml = yaml
-    this.document = parse(yaml, (_key, value) =>
+    this.document = parsed ?? parse(yaml, (_key, value) =>
       typeof value === 'bigint' && Number.isSafeInteger(Number(value)) ? Number(value) : value,
     { intAsBigInt: true }) as JsonObject
     this.json = stringify(this.document) as string
@@ -58,8 +60,16 @@ export class ApiDocument {
     this.prefix = serverPath(this.document, source)
   }
 
-  static read (file: URL | string, source = String(file)): ApiDocument {
-    return new ApiDocument(readFileSync(file, 'utf8'), source)
+  /**
+   * Reads a YAML document. The build (`npm run build`) also writes it as JSON beside the
+   * YAML in dist/spec/; when that is there, it is read instead, since parsing YAML is the
+   * larger part of the start. Integers keep every digit either way.
+   */
+  static read (file: URL, source = String(file)): ApiDocument {
+    const yaml = readFileSync(file, 'utf8')
+    const json = new URL(file.href.replace(/\.ya?ml$/, '.json'))
+    if (json.href === file.href || !existsSync(json)) return new ApiDocument(yaml, source)
+    return new ApiDocument(yaml, source, parseJson(readFileSync(json, 'utf8')) as JsonObject)
   }
 
   operation (operationId: string): Operation {

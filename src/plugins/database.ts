@@ -15,7 +15,7 @@ declare module 'fastify' {
 }
 
 export default fp(async function database (app: FastifyInstance, options: DatabaseOptions) {
-  const db = connect({
+  const db = await connect({
     ...options,
     onConnectionError: (error) => app.log.warn({ err: error }, 'database connection lost'),
     onQuery: app.prometheus?.observeQuery

@@ -1,10 +1,11 @@
 /**
  * An optional Redis connection, as the `redis` decorator (undefined without REDIS_URL).
  * Several instances behind one load balancer share their rate-limit counts through it.
+ * The client library is loaded only when a URL is given.
  */
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,6 +21,7 @@ export default fp(async function redis (app: FastifyInstance, options: { url?: s
   // A wrong REDIS_URL stops the start; once connected, ioredis reconnects by itself.
   let starting = true
   let lastError: Error | undefined
+  const { Redis } = await import('ioredis')
   const client = new Redis(options.url, {
     lazyConnect: true,
     enableOfflineQueue: false,

@@ -14,7 +14,7 @@ import { testDatabaseUrl } from '../helper.ts'
 const migrationFolder = fileURLToPath(new URL('../../migrations', import.meta.url))
 
 t.test('every migration goes down and up again', async (t) => {
-  const db = connect({ url: await testDatabaseUrl(t) })
+  const db = await connect({ url: await testDatabaseUrl(t) })
   t.teardown(() => db.destroy())
   const applied = await migrateToLatest(db)
   t.ok(applied.length >= 4)
@@ -28,7 +28,7 @@ t.test('every migration goes down and up again', async (t) => {
 })
 
 t.test('a migration that fails is named, with its cause', async (t) => {
-  const db = connect({ url: await testDatabaseUrl(t) })
+  const db = await connect({ url: await testDatabaseUrl(t) })
   t.teardown(() => db.destroy())
   // A table made by hand, in the way of the first migration.
   await sql`create table pets (id integer)`.execute(db)

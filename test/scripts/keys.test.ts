@@ -81,7 +81,7 @@ t.test('key names with control or invisible characters are refused, and never pr
     t.equal(refused?.stderr, 'keys: a key name is 1 to 100 characters, with no control or invisible formatting characters\n')
   }
   // A name stored before the rule, or by another tool, is escaped when shown.
-  const db = connect({ url })
+  const db = await connect({ url })
   await db.insertInto('api_keys').values({ name: 'old\u001b[31mred', key_hash: 'x'.repeat(64), key_prefix: 'pst_abcdef', created_at: new Date().toISOString() }).execute()
   await db.destroy()
   const listed = await keys(url, 'list')

@@ -1,132 +1,238 @@
 /**
- * `npm run bench`: the service against its ceiling, bare Fastify + better-sqlite3
- * (scripts/bench/baseline.ts), in one process tree on this machine; and the service with
- * Prometheus metrics on (METRICS_PORT) against the service without, for what metrics cost.
+ * `npm run bench`: the service measured from the outside against its peers, in one
+ * process tree on this machine, as ratios:
+ * - `express`: the same pet operations as an idiomatic Express 5 + better-sqlite3 service
+ *   (scripts/bench/express.ts);
+ * - `baseline`: bare Fastify + better-sqlite3, no validation, auth or headers
+ *   (scripts/bench/baseline.ts);
+ * - `ceiling`: Fastify sending a precomputed page behind a bearer check
+ *   (scripts/bench/ceiling.ts), for the listing only.
+ * Also: p50/p99 latency, each server's peak RSS, the start of `npm start` on a 1M-pet
+ * database, and every read on 1M pets against 1k pets.
  *
- * The servers run as child processes on fresh SQLite files with the same settings, seeded
- * with the same pets. autocannon drives each scenario against each server in turn, several
- * rounds, rotating the order, so machine noise hits all alike; the report gives median
- * requests per second and the ratios.
+ * The service runs as `npm start` runs it (the build in dist/, default settings but a rate
+ * limit the load never reaches, so its cost is still counted). Servers are pinned to the
+ * first core and the load generator (this process) to the second, where there are two.
+ * Each scenario runs against each server in turn, several rounds, rotating the order, so
+ * machine noise hits all alike; figures are medians of the rounds.
  *
- *   npm run bench -- [--seconds 5] [--rounds 5] [--connections 10]
+ *   npm run bench -- [--seconds 5] [--rounds 3] [--connections 50] [--pets 10000]
+ *                    [--small 1000] [--large 1000000]
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { execFileSync, spawn } from 'node:child_process'
+import { availableParallelism, cpus, totalmem } from 'node:os'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import autocannon from 'autocannon'
-import { spawnServer } from './lib/spawn-server.ts'
+import { connect } from '../src/database/connect.ts'
+import { migrateToLatest } from '../src/database/migrate.ts'
+import { measure, median, type Result, type Scenario } from './bench/measure.ts'
+import { seedPets } from './bench/seed.ts'
+import { spawnServer, type ServerProcess } from './lib/spawn-server.ts'
 
 const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '5' },
-    rounds: { type: 'string', default: '5' },
-    connections: { type: 'string', default: '10' }
+    rounds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '50' },
+    pets: { type: 'string', default: '10000' },
+    small: { type: 'string', default: '1000' },
+    large: { type: 'string', default: '1000000' }
   }
 })
 const seconds = Number(values.seconds)
 const rounds = Number(values.rounds)
 const connections = Number(values.connections)
+const pets = Number(values.pets)
+const sizes = { small: Number(values.small), large: Number(values.large) }
 
 const KEY = 'bench-key-not-a-secret-000000000'
-const SEED = 1000
+const BUILT_SERVER = 'dist/src/server.js'
 const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'))
 
-function startServer (name: string, script: string, env: Record<string, string> = {}) {
-  // The rate limiter stays on, with a limit the load never reaches, so its cost is measured.
-  return spawnServer(script, { LOG_LEVEL: 'warn', PETSTORE_API_KEYS: KEY, RATE_LIMIT_MAX: '1000000000', DATABASE_URL: join(dir, `${name}.db`), ...env })
+// Servers on the first core, the load generator on the second.
+const cores = availableParallelism()
+const pinned = cores >= 2 && hasTaskset()
+const SERVER_CORES = pinned ? '0' : undefined
+if (pinned) execFileSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' })
+
+function hasTaskset (): boolean {
+  try { execFileSync('taskset', ['-V'], { stdio: 'ignore' }); return true } catch { return false }
 }
 
-const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }
+const SERVICE_ENV = { PETSTORE_API_KEYS: KEY, RATE_LIMIT_MAX: '1000000000' }
+
+/** The service's database, migrated and seeded before it starts, as a deployment's would be. */
+async function serviceDatabase (name: string, count: number): Promise<string> {
+  const file = join(dir, `${name}.db`)
+  const db = await connect({ url: file })
+  await migrateToLatest(db)
+  await db.destroy()
+  seedPets(file, count)
+  return file
+}
+
+function start (script: string, env: Record<string, string>): Promise<ServerProcess> {
+  return spawnServer(script, { ...SERVICE_ENV, ...env }, { cores: SERVER_CORES, quiet: true })
+}
+
+/** A peer makes its own table at start; it is seeded right after. */
+async function startPeer (name: string, script: string): Promise<ServerProcess> {
+  const file = join(dir, `${name}.db`)
+  const server = await start(script, { DATABASE_URL: file })
+  seedPets(file, pets)
+  return server
+}
+
+const headers = { authorization: `Bearer ${KEY}` }
 const newPet = JSON.stringify({ name: 'Rex', categoryId: 1, status: 'available' })
+const below = (count: number) => 1 + Math.floor(Math.random() * count)
+// A cursor as the service makes them (an id, base64url): the page after a random pet.
+const randomCursor = (count: number) => Buffer.from(String(below(count - 20))).toString('base64url')
 
-async function seed (base: string) {
-  for (let i = 0; i < SEED; i++) {
-    const res = await fetch(`${base}/v1/pets`, { method: 'POST', headers, body: newPet })
-    if (res.status !== 201) throw new Error(`seeding ${base} failed: ${res.status} ${await res.text()}`)
+/** Orders to list: placed through the API, as a client would. */
+async function placeOrders (base: string, count: number) {
+  for (let i = 1; i <= count; i++) {
+    const res = await fetch(`${base}/v1/store/orders`, {
+      method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ petId: i, quantity: 1 })
+    })
+    if (res.status !== 201) throw new Error(`placing orders failed: ${res.status} ${await res.text()}`)
   }
-}
-
-interface Scenario {
-  name: string
-  method: 'GET' | 'POST'
-  path: string
-  body?: string
-  /** Extra headers; the baseline ignores them, so these rows show what the feature costs. */
-  extra?: (base: string) => Promise<Record<string, string>>
-  /** A fresh Idempotency-Key on every request. */
-  uniqueKeys?: boolean
-  status?: number
 }
 
 // The tag of the first page, as a client that already holds it would send it back.
-const currentTag = async (base: string) => ({ 'if-none-match': (await fetch(`${base}/v1/pets?limit=20`, { headers })).headers.get('etag') ?? '' })
+const currentTag = async (base: string) =>
+  ({ 'if-none-match': (await fetch(`${base}/v1/pets?limit=20`, { headers })).headers.get('etag') ?? '' })
 
-const scenarios: Scenario[] = [
-  { name: 'listPets (limit=20)', method: 'GET', path: '/v1/pets?limit=20' },
-  { name: 'listPets, revalidated (If-None-Match: 304)', method: 'GET', path: '/v1/pets?limit=20', extra: currentTag, status: 304 },
-  { name: 'getPet', method: 'GET', path: '/v1/pets/500' },
-  { name: 'createPet', method: 'POST', path: '/v1/pets', body: newPet },
-  { name: 'createPet with an Idempotency-Key', method: 'POST', path: '/v1/pets', body: newPet, uniqueKeys: true }
+type Peer = 'service' | 'express' | 'baseline' | 'ceiling'
+
+interface Row extends Scenario {
+  peers: Peer[]
+  goal?: string
+  /** Measured again on the small and the large database. */
+  scales?: boolean
+}
+
+const rows: Row[] = [
+  { name: 'GET /v1/pets?limit=20', path: () => '/v1/pets?limit=20', peers: ['service', 'express', 'baseline', 'ceiling'], goal: '≥ 2× express, ≥ 0.5× ceiling', scales: true },
+  { name: 'GET /v1/pets?limit=100&status=sold', path: () => '/v1/pets?limit=100&status=sold', peers: ['service', 'express', 'baseline'], goal: '≥ 2× express', scales: true },
+  { name: 'GET /v1/pets/{id}', path: (count) => `/v1/pets/${Math.ceil(count / 2)}`, peers: ['service', 'express', 'baseline'], goal: '≥ 2× express', scales: true },
+  { name: 'POST /v1/pets', method: 'POST', path: () => '/v1/pets', body: newPet, peers: ['service', 'express', 'baseline'], goal: '≥ 1× express' },
+  { name: 'GET /v1/pets/{id}, a random pet each time', path: (count) => `/v1/pets/${below(count)}`, peers: ['service', 'express', 'baseline'], scales: true },
+  { name: 'GET /v1/pets?limit=20 after a random cursor', path: (count) => `/v1/pets?limit=20&cursor=${randomCursor(count)}`, peers: ['service'], scales: true },
+  { name: 'GET /v1/pets?limit=20 revalidated (304)', path: () => '/v1/pets?limit=20', extra: currentTag, status: 304, peers: ['service'] },
+  { name: 'POST /v1/pets with an Idempotency-Key', method: 'POST', path: () => '/v1/pets', body: newPet, uniqueKeys: true, peers: ['service'] },
+  { name: 'GET /v1/store/orders?limit=20', path: () => '/v1/store/orders?limit=20', peers: ['service'] },
+  { name: 'POST /v1/store/orders', method: 'POST', path: () => '/v1/store/orders', body: JSON.stringify({ petId: 1, quantity: 1 }), peers: ['service'] }
 ]
 
-let keys = 0
+const options = (size: number) => ({ seconds, connections, headers, pets: size })
 
-async function measure (base: string, scenario: Scenario, duration = seconds) {
-  const extra = await scenario.extra?.(base) ?? {}
-  const result = await autocannon({
-    url: base + scenario.path,
-    method: scenario.method,
-    headers: { ...headers, ...extra },
-    body: scenario.body,
-    connections,
-    duration,
-    ...(scenario.uniqueKeys === true && {
-      requests: [{ setupRequest: (request: any) => ({ ...request, headers: { ...request.headers, 'idempotency-key': `bench-${++keys}` } }) }]
-    })
-  })
-  // A 304 is what a revalidation should get (the baseline, which ignores the tag, sends 200s).
-  const failures = result.errors + result.timeouts + result.non2xx - (scenario.status === 304 ? (result as any)['3xx'] ?? 0 : 0)
-  if (failures > 0) throw new Error(`${scenario.name} on ${base}: ${failures} failed requests`)
-  return { rps: result.requests.average, p99: result.latency.p99 }
-}
-
-const median = (numbers: number[]) => {
-  const sorted = [...numbers].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
-}
-
-const servers = {
-  service: await startServer('service', 'src/server.ts'),
-  metrics: await startServer('metrics', 'src/server.ts', { METRICS_PORT: '0' }),
-  baseline: await startServer('baseline', 'scripts/bench/baseline.ts')
-}
-type Target = keyof typeof servers
-const targets = Object.keys(servers) as Target[]
-try {
-  for (const target of targets) await seed(servers[target].base)
-  console.log(`${rounds} rounds of ${seconds}s per scenario and server, ${connections} connections, node ${process.version}\n`)
-  console.log('| scenario | service req/s | baseline req/s | service / baseline | service p99 ms | baseline p99 ms | with metrics / without |')
-  console.log('|---|---|---|---|---|---|---|')
-  for (const scenario of scenarios) {
-    // One discarded second each, so all are measured after the JIT has warmed up.
-    for (const target of targets) await measure(servers[target].base, scenario, 1)
-    const runs = Object.fromEntries(targets.map((target) => [target, [] as Array<{ rps: number, p99: number }>])) as Record<Target, Array<{ rps: number, p99: number }>>
-    for (let round = 0; round < rounds; round++) {
-      // Rotate which goes first, so a slow spell of the machine does not favour one.
-      const order = targets.map((_, i) => targets[(i + round) % targets.length]!)
-      for (const target of order) runs[target].push(await measure(servers[target].base, scenario))
-    }
-    const rps = (target: Target) => median(runs[target].map((run) => run.rps))
-    const p99 = (target: Target) => median(runs[target].map((run) => run.p99))
-    // The ratio within each round, then their median: noise that lasts longer than one
-    // round hits both sides of it.
-    const ratio = (a: Target, b: Target) => median(runs[a].map((run, round) => run.rps / runs[b][round]!.rps))
-    console.log(`| ${scenario.name} | ${rps('service').toFixed(0)} | ${rps('baseline').toFixed(0)} | ${ratio('service', 'baseline').toFixed(2)} | ` +
-      `${p99('service')} | ${p99('baseline')} | ${ratio('metrics', 'service').toFixed(2)} |`)
+/** Runs each row against each of its peers, `rounds` times, rotating who goes first. */
+async function compare (servers: Partial<Record<string, ServerProcess>>, row: Row, size: number, names: string[]) {
+  // One discarded second each, so all are measured after the JIT has warmed up.
+  for (const name of names) await measure(servers[name]!.base, row, { ...options(size), seconds: Math.min(1, seconds) })
+  const runs: Record<string, Result[]> = Object.fromEntries(names.map((name) => [name, []]))
+  for (let round = 0; round < rounds; round++) {
+    const order = names.map((_, i) => names[(i + round) % names.length]!)
+    for (const name of order) runs[name]!.push(await measure(servers[name]!.base, row, options(size)))
   }
+  return runs
+}
+
+const rps = (runs: Result[]) => median(runs.map((run) => run.rps))
+const p = (runs: Result[], which: 'p50' | 'p99') => median(runs.map((run) => run[which]))
+// The ratio within each round, then their median: noise that lasts longer than one
+// round hits both sides of it.
+const ratio = (a: Result[], b: Result[]) => median(a.map((run, round) => run.rps / b[round]!.rps))
+
+/** Peak resident memory of a process (VmHWM), in MiB. */
+function peakRss (pid: number): number {
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+  return match === null ? Number.NaN : Number(match[1]) / 1024
+}
+
+/** From `npm start` to the first 200 of `GET /v1/pets`, on one core. */
+async function startTime (file: string): Promise<number> {
+  const began = performance.now()
+  const port = 20_000 + Math.floor(Math.random() * 20_000)
+  const command = SERVER_CORES === undefined ? ['npm', 'start'] : ['taskset', '-c', SERVER_CORES, 'npm', 'start']
+  const child = spawn(command[0]!, command.slice(1), {
+    env: { ...process.env, ...SERVICE_ENV, DATABASE_URL: file, PORT: String(port), LOG_FORMAT: 'json' }, stdio: 'ignore', detached: true
+  })
+  try {
+    for (;;) {
+      const answer = await fetch(`http://127.0.0.1:${port}/v1/pets?limit=20`, { headers }).catch(() => undefined)
+      if (answer?.status === 200) return (performance.now() - began) / 1000
+      if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}`)
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+  } finally {
+    process.kill(-child.pid!, 'SIGINT')
+    await new Promise((resolve) => child.once('exit', resolve))
+  }
+}
+
+const fixed = (value: number, digits = 0) => Number.isFinite(value) ? value.toFixed(digits) : '–'
+const cell = (runs: Result[] | undefined) => runs === undefined ? '' : fixed(rps(runs))
+const times = (runs: Result[], against: Result[] | undefined) => against === undefined ? '' : `${fixed(ratio(runs, against), 2)}×`
+
+const servers: Partial<Record<Peer, ServerProcess>> = {}
+const scaled: Partial<Record<'small' | 'large', ServerProcess>> = {}
+try {
+  const files = {
+    main: await serviceDatabase('service', pets),
+    small: await serviceDatabase('small', sizes.small),
+    large: await serviceDatabase('large', sizes.large)
+  }
+  const starts: number[] = []
+  for (let i = 0; i < 3; i++) starts.push(await startTime(files.large))
+
+  servers.service = await start(BUILT_SERVER, { DATABASE_URL: files.main })
+  servers.express = await startPeer('express', 'scripts/bench/express.ts')
+  servers.baseline = await startPeer('baseline', 'scripts/bench/baseline.ts')
+  servers.ceiling = await start('scripts/bench/ceiling.ts', {})
+  await placeOrders(servers.service.base, 200)
+
+  const cpu = cpus()[0]?.model ?? 'unknown CPU'
+  console.log(`${cpu}, ${cores} cores, ${fixed(totalmem() / 2 ** 30)} GiB, node ${process.version}; ` +
+    `${pinned ? 'servers on core 0, load on core 1' : 'not pinned'}; ${pets} pets, ${connections} connections, ` +
+    `median of ${rounds} rounds of ${seconds} s\n`)
+  console.log('| scenario | service req/s | express | baseline | ceiling | service / express | service / baseline | service / ceiling | service p50 / p99 ms | express p99 ms | goal |')
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|')
+  const readP99s: number[] = []
+  for (const row of rows) {
+    const runs = await compare(servers, row, pets, row.peers)
+    const service = runs.service!
+    if (row.method !== 'POST' && row.status === undefined) readP99s.push(p(service, 'p99'))
+    console.log(`| ${row.name} | ${cell(service)} | ${cell(runs.express)} | ${cell(runs.baseline)} | ${cell(runs.ceiling)} | ` +
+      `${times(service, runs.express)} | ${times(service, runs.baseline)} | ${times(service, runs.ceiling)} | ` +
+      `${p(service, 'p50')} / ${p(service, 'p99')} | ${runs.express === undefined ? '' : p(runs.express, 'p99')} | ${row.goal ?? ''} |`)
+  }
+  const rss = Object.fromEntries(Object.entries(servers).map(([name, server]) => [name, peakRss(server.child.pid!)]))
+
+  scaled.small = await start(BUILT_SERVER, { DATABASE_URL: files.small })
+  scaled.large = await start(BUILT_SERVER, { DATABASE_URL: files.large })
+  console.log(`\n| read | ${sizes.small} pets req/s | ${sizes.large} pets req/s | ${sizes.small} / ${sizes.large} | goal |`)
+  console.log('|---|---|---|---|---|')
+  const slowdowns: number[] = []
+  for (const row of rows.filter((row) => row.scales === true)) {
+    // Each size gets paths that fit it (a random id among its own pets).
+    const small = await compare(scaled, { ...row, path: () => row.path(sizes.small) }, sizes.small, ['small'])
+    const large = await compare(scaled, { ...row, path: () => row.path(sizes.large) }, sizes.large, ['large'])
+    const slowdown = rps(small.small!) / rps(large.large!)
+    slowdowns.push(slowdown)
+    console.log(`| ${row.name} | ${cell(small.small)} | ${cell(large.large)} | ${fixed(slowdown, 2)}× | ≤ 1.15× |`)
+  }
+
+  console.log('\n| measure | service | goal |')
+  console.log('|---|---|---|')
+  console.log(`| p99 latency of the read scenarios | ${fixed(Math.min(...readP99s))}–${fixed(Math.max(...readP99s))} ms | ≤ 20 ms |`)
+  console.log(`| peak RSS under that load | ${fixed(rss.service!)} MiB (express ${fixed(rss.express!)}, baseline ${fixed(rss.baseline!)}, ceiling ${fixed(rss.ceiling!)}) | ≤ 120 MiB |`)
+  console.log(`| \`npm start\` to the first 200, ${sizes.large} pets, one core | ${fixed(median(starts), 2)} s (runs: ${starts.map((s) => s.toFixed(2)).join(', ')}) | ≤ 1.0 s |`)
+  console.log(`| every read at ${sizes.large} pets vs at ${sizes.small} | within ${fixed(Math.max(...slowdowns), 2)}× | ≤ 1.15× |`)
 } finally {
-  for (const target of targets) servers[target].child.kill('SIGTERM')
+  for (const server of [...Object.values(servers), ...Object.values(scaled)]) server.child.kill('SIGTERM')
   rmSync(dir, { recursive: true, force: true })
 }

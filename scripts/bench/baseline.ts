@@ -15,14 +15,18 @@ sqlite.exec('create index if not exists pets_status_id on pets (status, id)')
 
 const insert = sqlite.prepare('insert into pets (name, category_id, status) values (?, ?, ?) returning *')
 const page = sqlite.prepare('select * from pets where id > ? order by id limit ?')
+const pageWithStatus = sqlite.prepare('select * from pets where status = ? and id > ? order by id limit ?')
 const one = sqlite.prepare('select * from pets where id = ?')
 
 type Row = { id: number, name: string, category_id: number, status: string | null }
 const toPet = (row: Row) => ({ id: row.id, name: row.name, categoryId: row.category_id, ...(row.status !== null && { status: row.status }) })
 
 const app = Fastify()
-app.get<{ Querystring: { limit?: string } }>('/v1/pets', async (request) =>
-  (page.all(0, Number(request.query.limit ?? 20)) as Row[]).map(toPet))
+app.get<{ Querystring: { limit?: string, status?: string, cursor?: string } }>('/v1/pets', async (request) => {
+  const { limit = 20, status, cursor = 0 } = request.query
+  const rows = status === undefined ? page.all(Number(cursor), Number(limit)) : pageWithStatus.all(status, Number(cursor), Number(limit))
+  return (rows as Row[]).map(toPet)
+})
 app.post<{ Body: { name: string, categoryId: number, status?: string } }>('/v1/pets', async (request, reply) => {
   const { name, categoryId, status } = request.body
   return reply.code(201).send(toPet(insert.get(name, categoryId, status ?? null) as Row))

@@ -1,7 +1,8 @@
 /**
  * Starts a server script (src/server.ts through tsx, the built dist/src/server.js as
- * `npm start` runs it, or a benchmark peer) as a child process on a free port, and resolves once it prints `... on http://HOST:PORT/v1`. Shared by the
- * benchmark, the soak script and the tests that need a real process.
+ * `npm start` runs it, or a benchmark peer) as a child process on a free port, and
+ * resolves once it prints `... on http://HOST:PORT/v1`. Shared by the benchmark, the soak
+ * script and the tests that need a real process.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 
@@ -10,26 +11,39 @@ export interface ServerProcess {
   /** `http://127.0.0.1:PORT` */
   base: string
   port: number
-  /** Everything the process printed so far, stdout and stderr. */
+  /** Everything the process printed so far, stdout and stderr (until started, when `quiet`). */
   output: () => string
+}
+
+export interface SpawnOptions {
+  timeoutMs?: number
+  /** Run on these CPU cores only (`taskset -c`), so a load generator on others does not compete. */
+  cores?: string
+  /** Keep reading the output after the start but do not keep it (a benchmark's log lines). */
+  quiet?: boolean
 }
 
 const root = new URL('../..', import.meta.url)
 const ADDRESS = / on (http:\/\/[^/\s]+)\/v1/
 
-export async function spawnServer (script: string, env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
-  const args = script.endsWith('.ts') ? ['--import', 'tsx', script] : [script]
-  const child = spawn(process.execPath, args, {
+export async function spawnServer (script: string, env: Record<string, string>, options: SpawnOptions = {}): Promise<ServerProcess> {
+  const { timeoutMs = 30_000, cores, quiet = false } = options
+  const node = [process.execPath, ...(script.endsWith('.ts') ? ['--import', 'tsx'] : []), script]
+  // taskset replaces itself with node, so the child's pid is the server's.
+  const [command, ...args] = cores === undefined ? node : ['taskset', '-c', cores, ...node]
+  const child = spawn(command!, args, {
     cwd: root, env: { ...process.env, PORT: '0', LOG_FORMAT: 'json', ...env }, stdio: ['ignore', 'pipe', 'pipe']
   })
   let output = ''
-  child.stdout!.on('data', (chunk) => { output += chunk })
-  child.stderr!.on('data', (chunk) => { output += chunk })
+  let started = false
+  const keep = (chunk: Buffer) => { if (!started || !quiet) output += chunk }
+  child.stdout!.on('data', keep)
+  child.stderr!.on('data', keep)
   const base = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${script} did not start:\n${output}`)), timeoutMs)
     child.stdout!.on('data', () => {
-      const match = ADDRESS.exec(output)
-      if (match !== null) { clearTimeout(timer); resolve(match[1]!) }
+      const match = started ? null : ADDRESS.exec(output)
+      if (match !== null) { started = true; clearTimeout(timer); resolve(match[1]!) }
     })
     child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${script} exited with ${code}:\n${output}`)) })
   })

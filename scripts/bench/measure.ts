@@ -1,0 +1,54 @@
+/**
+ * One measurement: autocannon driving one scenario against one server for a while, and
+ * what came of it (requests per second, p50 and p99 latency). Any failed request fails
+ * the benchmark: a fast error is not a result.
+ */
+import autocannon from 'autocannon'
+
+export interface Scenario {
+  name: string
+  method?: 'GET' | 'POST'
+  /** The path of each request, on a database of `pets` pets; called once per request, so it may vary. */
+  path: (pets: number) => string
+  body?: string
+  /** Extra headers, asked once before the run; peers ignore them. */
+  extra?: (base: string) => Promise<Record<string, string>>
+  /** A fresh Idempotency-Key on every request. */
+  uniqueKeys?: boolean
+  /** The status every answer must have; a 2xx by default. */
+  status?: number
+}
+
+export interface Result { rps: number, p50: number, p99: number }
+
+let keys = 0
+
+export async function measure (base: string, scenario: Scenario, options: { seconds: number, connections: number, headers: Record<string, string>, pets: number }): Promise<Result> {
+  const extra = await scenario.extra?.(base) ?? {}
+  const headers = { ...options.headers, ...extra, ...(scenario.body !== undefined && { 'content-type': 'application/json' }) }
+  const result = await autocannon({
+    url: base,
+    connections: options.connections,
+    duration: options.seconds,
+    requests: [{
+      method: scenario.method ?? 'GET',
+      headers,
+      ...(scenario.body !== undefined && { body: scenario.body }),
+      setupRequest: (request: any) => ({
+        ...request,
+        path: scenario.path(options.pets),
+        ...(scenario.uniqueKeys === true && { headers: { ...request.headers, 'idempotency-key': `bench-${++keys}` } })
+      })
+    }]
+  })
+  const expected304 = scenario.status === 304 ? (result as any)['3xx'] ?? 0 : 0
+  const failures = result.errors + result.timeouts + result.non2xx - expected304
+  if (failures > 0) throw new Error(`${scenario.name} on ${base}: ${failures} failed requests`)
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 }
+}
+
+export function median (numbers: number[]): number {
+  const sorted = [...numbers].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}

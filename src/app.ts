@@ -25,6 +25,7 @@ import security, { API_SECURITY_HEADERS } from './plugins/security.ts'
 import specRoutes, { type SpecRoutesOptions } from './plugins/spec-routes.ts'
 import validation from './plugins/validation.ts'
 import { REQUEST_ID_HEADER, requestId } from './request-id.ts'
+import { RequestLog } from './request-log.ts'
 import health from './routes/health.ts'
 import { handlers } from './routes/index.ts'
 
@@ -65,6 +66,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     // A hop count trusts that many proxies in front of the service, nearest first.
     trustProxy: typeof options.trustProxy === 'number' ? hopsTrusted(options.trustProxy) : options.trustProxy ?? DEFAULTS.trustProxy,
     genReqId: requestId,
+    // One line per request instead of Fastify's two.
+    logController: new RequestLog(),
     // Slow or idle clients cannot hold sockets for long (slow-loris): the headers must
     // arrive within headersMs, the whole request within requestMs.
     requestTimeout: timeouts.requestMs,

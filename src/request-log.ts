@@ -1,0 +1,18 @@
+/**
+ * Fastify's per-request log lines, one per request instead of two: on completion, with the
+ * request (method, URL with credentials redacted, address: see ./logger.ts), the status and
+ * the time taken, under the request id. The arrival line is kept at `debug`, for tracing a
+ * request that never finishes. Writing two lines was a tenth of the cost of a cached read.
+ */
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify'
+
+export class RequestLog extends LogController {
+  override incomingRequest (request: FastifyRequest): void {
+    request.log.debug({ req: request }, 'incoming request')
+  }
+
+  override requestCompleted (error: Error | null, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored')
+    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed')
+  }
+}

@@ -21,6 +21,7 @@ import rateLimits, { type RateLimitOptions } from './plugins/rate-limit.ts'
 import redis from './plugins/redis.ts'
 import requestIds from './plugins/request-ids.ts'
 import requireHost from './plugins/require-host.ts'
+import responseCache from './plugins/response-cache.ts'
 import security, { API_SECURITY_HEADERS } from './plugins/security.ts'
 import specRoutes, { type SpecRoutesOptions } from './plugins/spec-routes.ts'
 import validation from './plugins/validation.ts'
@@ -50,6 +51,8 @@ export interface AppOptions {
   /** Another OpenAPI document and its handlers, in place of the service's own (tests use fixtures). */
   document?: ApiDocument
   handlers?: SpecRoutesOptions['handlers']
+  /** Bytes the response cache may hold (SQLite only); 0 turns it off. */
+  responseCacheBytes?: number
   /** How often database keys are reloaded and their last use written (default 1 s). */
   keySyncIntervalMs?: number
 }
@@ -105,6 +108,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     await app.register(requireHost)
     await app.register(validation)
     await app.register(database, { sqliteSynchronous: DEFAULTS.sqliteSynchronous, poolSize: DEFAULTS.poolSize, ...options.database })
+    await app.register(responseCache, { maxBytes: options.responseCacheBytes ?? DEFAULTS.responseCacheBytes })
     await app.register(apiKeys, { environmentKeys: options.apiKeys ?? [], syncIntervalMs: options.keySyncIntervalMs ?? DEFAULTS.keySyncIntervalMs })
     await app.register(auth)
     await app.register(idempotency, DEFAULTS.idempotency)

@@ -31,6 +31,7 @@ interface Env {
   MAX_EVENT_LOOP_UTILIZATION: number
   MAX_HEAP_USED_BYTES: number
   METRICS_PORT?: number
+  RESPONSE_CACHE_MB: number
 }
 
 const schema: JSONSchemaType<Env> = {
@@ -58,7 +59,8 @@ const schema: JSONSchemaType<Env> = {
     MAX_EVENT_LOOP_DELAY_MS: { type: 'integer', minimum: 0, default: DEFAULTS.pressure.maxEventLoopDelayMs },
     MAX_EVENT_LOOP_UTILIZATION: { type: 'number', minimum: 0, maximum: 1, default: DEFAULTS.pressure.maxEventLoopUtilization },
     MAX_HEAP_USED_BYTES: { type: 'integer', minimum: 0, default: DEFAULTS.pressure.maxHeapUsedBytes },
-    METRICS_PORT: { type: 'integer', minimum: 0, maximum: 65535, nullable: true }
+    METRICS_PORT: { type: 'integer', minimum: 0, maximum: 65535, nullable: true },
+    RESPONSE_CACHE_MB: { type: 'number', minimum: 0, maximum: 4096, default: DEFAULTS.responseCacheBytes / 2 ** 20 }
   }
 }
 
@@ -66,6 +68,7 @@ export interface Config {
   port: number
   host: string
   database: { url: string, sqliteSynchronous: 'FULL' | 'NORMAL', poolSize: number }
+  responseCacheBytes: number
   apiKeys: string[]
   log: { level: Env['LOG_LEVEL'], format: Env['LOG_FORMAT'] }
   bodyLimit: number
@@ -138,6 +141,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
       maxEventLoopUtilization: parsed.MAX_EVENT_LOOP_UTILIZATION,
       maxHeapUsedBytes: parsed.MAX_HEAP_USED_BYTES
     },
-    metricsPort: parsed.METRICS_PORT
+    metricsPort: parsed.METRICS_PORT,
+    responseCacheBytes: Math.round(parsed.RESPONSE_CACHE_MB * 2 ** 20)
   }
 }

@@ -23,10 +23,14 @@ function decodedName (name: string): string {
   try { return decodeURIComponent(name.replaceAll('+', ' ')) } catch { return name }
 }
 
+// A query with no escapes and no credential-like name anywhere has nothing to redact: the
+// common case (`?limit=20`), checked without splitting it.
+const MAYBE_CREDENTIAL = /key|token|auth|bearer|pass|secret|[%+]/i
+
 /** The URL with the value of every credential-like query parameter replaced. */
 export function redactUrl (url: string): string {
   const start = url.indexOf('?')
-  if (start === -1) return url
+  if (start === -1 || !MAYBE_CREDENTIAL.test(url.slice(start))) return url
   const query = url.slice(start + 1).split('&').map((pair) => {
     const equals = pair.indexOf('=')
     const name = equals === -1 ? pair : pair.slice(0, equals)

@@ -27,7 +27,8 @@ const app = await buildApp({
   redisUrl: config.redisUrl,
   pressure: config.pressure,
   timeouts: config.timeouts,
-  metrics: config.metricsPort !== undefined
+  metrics: config.metricsPort !== undefined,
+  responseCacheBytes: config.responseCacheBytes
 })
 
 // SIGTERM or SIGINT: stop accepting connections, let in-flight requests finish (new ones

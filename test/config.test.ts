@@ -15,7 +15,8 @@ t.test('defaults', async (t) => {
     rateLimit: { perKey: 1000, anonymous: 60 },
     trustProxy: false,
     timeouts: { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 72_000, connectionMs: 120_000, shutdownGraceMs: 10_000 },
-    pressure: { maxEventLoopDelayMs: 200, maxEventLoopUtilization: 0, maxHeapUsedBytes: 0 }
+    pressure: { maxEventLoopDelayMs: 200, maxEventLoopUtilization: 0, maxHeapUsedBytes: 0 },
+    responseCacheBytes: 16 * 1024 * 1024
   })
 })
 
@@ -57,7 +58,8 @@ t.test('values from the environment', async (t) => {
     SHUTDOWN_GRACE_MS: '3000',
     MAX_EVENT_LOOP_DELAY_MS: '0',
     MAX_EVENT_LOOP_UTILIZATION: '0.95',
-    MAX_HEAP_USED_BYTES: '1000000000'
+    MAX_HEAP_USED_BYTES: '1000000000',
+    RESPONSE_CACHE_MB: '0.5'
   })
   t.same(config, {
     port: 8080,
@@ -70,8 +72,10 @@ t.test('values from the environment', async (t) => {
     rateLimit: { perKey: 0, anonymous: 5 },
     trustProxy: ['10.0.0.0/8', '192.168.1.1'],
     timeouts: { requestMs: 5000, headersMs: 2000, keepAliveMs: 65_000, connectionMs: 60_000, shutdownGraceMs: 3000 },
-    pressure: { maxEventLoopDelayMs: 0, maxEventLoopUtilization: 0.95, maxHeapUsedBytes: 1_000_000_000 }
+    pressure: { maxEventLoopDelayMs: 0, maxEventLoopUtilization: 0.95, maxHeapUsedBytes: 1_000_000_000 },
+    responseCacheBytes: 512 * 1024
   })
+
   t.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true)
   t.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2, 'a hop count')
   t.equal(loadConfig({}).metricsPort, undefined, 'metrics are off unless asked for')

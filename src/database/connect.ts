@@ -11,6 +11,7 @@ import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect, type Logger } from 'kysely'
 import type pg from 'pg'
 import { DEFAULTS } from '../defaults.ts'
+import type { DatabaseVersion } from '../response-cache.ts'
 import type { Database } from './schema.ts'
 
 export interface DatabaseOptions {
@@ -27,10 +28,19 @@ export interface DatabaseOptions {
 }
 
 const pools = new WeakMap<Kysely<Database>, pg.Pool>()
+const versions = new WeakMap<Kysely<Database>, () => DatabaseVersion>()
 
 /** The PostgreSQL connection pool behind a database; undefined for SQLite. */
 export function poolOf (db: Kysely<Database>): pg.Pool | undefined {
   return pools.get(db)
+}
+
+/**
+ * How to read a SQLite database's version (see ../response-cache.ts); undefined for
+ * PostgreSQL, where other instances' commits cannot be seen this cheaply and surely.
+ */
+export function versionOf (db: Kysely<Database>): (() => DatabaseVersion) | undefined {
+  return versions.get(db)
 }
 
 export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//i.test(url)
@@ -62,7 +72,12 @@ function connectSqlite (options: DatabaseOptions): Kysely<Database> {
   sqlite.pragma('foreign_keys = ON')
   // Integers come back as BigInt, so ids beyond 2^53 are never rounded on read.
   sqlite.defaultSafeIntegers(true)
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }), log: options.onQuery })
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }), log: options.onQuery })
+  // data_version moves on other connections' commits, total_changes() on this one's changes.
+  const dataVersion = sqlite.prepare('pragma data_version').pluck().safeIntegers(false)
+  const changes = sqlite.prepare('select total_changes()').pluck().safeIntegers(false)
+  versions.set(db, () => [dataVersion.get() as number, changes.get() as number])
+  return db
 }
 
 /**

@@ -89,7 +89,9 @@ export function operationHooks (op: Operation, prefix: string, now: Clock): Oper
       if (reply.statusCode >= 400) return payload
       reply.header('cache-control', cacheControl)
       if (!revalidates || reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload
-      const tag = entityTag(payload)
+      // A cached answer comes with its tag (../plugins/spec-routes.ts).
+      const kept = reply.getHeader('etag')
+      const tag = typeof kept === 'string' ? kept : entityTag(payload)
       reply.header('etag', tag)
       if (!noneMatch(request.headers['if-none-match'], tag)) return payload
       // No body, so nothing to describe it (RFC 9110 section 15.4.5).

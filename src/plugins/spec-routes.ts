@@ -7,18 +7,21 @@
  * - deprecation headers and 410 from `deprecated`/`x-deprecated-*`, `API-Stability` from
  *   `x-stability`, ETags and caching directives (../openapi/operation-hooks.ts);
  * - safe retries for operations that declare `Idempotency-Key` (./idempotency.ts);
+ * - the response cache for reads, where the database allows one (./response-cache.ts);
  * - 405 with `Allow` for the document's paths asked with another method, and the Error
  *   body for unknown paths under the prefix.
  * The start fails when an operation has no handler or a handler no operation, so adding
  * an operation is: edit the document, `npm run codegen`, write one handler.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods, RouteHandlerMethod } from 'fastify'
+import { entityTag } from '../conditional.ts'
 import { ApiError } from '../errors.ts'
 import type { ApiDocument, JsonObject, Operation } from '../openapi/document.ts'
 import { operationHooks, type Clock } from '../openapi/operation-hooks.ts'
 import { routeSchema } from '../openapi/route-schema.ts'
 import { needsBearerKey } from '../openapi/security.ts'
 import { notFound } from './errors.ts'
+import type { ResponseCache } from '../response-cache.ts'
 import { requestHash } from './idempotency.ts'
 
 type Handler = RouteHandlerMethod<any, any, any, any>
@@ -93,6 +96,43 @@ function idempotent (app: FastifyInstance, operationId: string, handler: Handler
   }
 }
 
+/**
+ * The handler of a read, through the response cache: a kept answer is sent as it was,
+ * headers and entity tag included (the ETag hook then has nothing to compute); otherwise
+ * the handler runs and its 200 is kept, keyed by the URL, which is all a read depends on
+ * (the key check and validation have run before, on every request).
+ */
+function cached (cache: ResponseCache, handler: Handler): Handler {
+  return async function cachedHandler (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+    const version = cache.version()
+    const hit = cache.get(request.url)
+    if (hit !== undefined) {
+      reply.headers(hit.headers).header('etag', hit.etag)
+      return hit.body
+    }
+    const before = new Set(Object.keys(reply.getHeaders()))
+    const payload = await handler.call(this, request, reply)
+    if (reply.statusCode !== 200) return payload
+    // Serialized here as Fastify would: text as it is, anything else by the route's schema.
+    const text = typeof payload === 'string' || Buffer.isBuffer(payload)
+    const body = text ? Buffer.from(payload) : Buffer.from(reply.serialize(payload) as string)
+    if (!reply.hasHeader('content-type')) reply.type(text ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8')
+    const etag = entityTag(body)
+    const headers = Object.fromEntries(Object.entries(reply.getHeaders())
+      .filter(([name]) => !before.has(name)).map(([name, value]) => [name, String(value)]))
+    cache.keep(request.url, version, { body, etag, headers })
+    reply.header('etag', etag)
+    return body
+  }
+}
+
+/** The handler as registered: with idempotency for creates that take a key, the cache for reads. */
+function wrapped (app: FastifyInstance, document: ApiDocument, op: Operation, handler: Handler): Handler {
+  if (takesIdempotencyKey(document, op)) return idempotent(app, op.operationId, handler)
+  if (op.method === 'GET' && app.responseCache !== undefined) return cached(app.responseCache, handler)
+  return handler
+}
+
 export default async function specRoutes (app: FastifyInstance, { document, handlers, now }: SpecRoutesOptions) {
   checkHandlers(document, handlers)
   // Unknown paths and 405s follow the document-wide `security`; each operation its own.
@@ -126,7 +166,7 @@ export default async function specRoutes (app: FastifyInstance, { document, hand
         // statsId: metrics label the route by its operationId.
         config: { public: !needsBearerKey(document, op.operationId), statsId: op.operationId },
         ...operationHooks(op, scope.prefix, now),
-        handler: takesIdempotencyKey(document, op) ? idempotent(app, op.operationId, handlers[op.operationId]!) : handlers[op.operationId]!
+        handler: wrapped(app, document, op, handlers[op.operationId]!)
       })
     }
     methodNotAllowed(scope, document)

@@ -1,0 +1,63 @@
+/**
+ * Encoded answers of successful reads, kept by URL, never stale.
+ *
+ * Freshness is proven, not guessed: every lookup first reads the database's version, and
+ * any change since the last lookup empties the cache. On SQLite the version is
+ * `PRAGMA data_version` (moves when another connection, in this process or another,
+ * commits) with `total_changes()` (moves when this connection changes a row). An answer is
+ * only kept under the version read before its query ran; if the version has moved since,
+ * the answer may be older than the data, and it is dropped instead.
+ *
+ * Each entry holds the body as sent, its entity tag and the headers its handler set (a
+ * page's `Link`), so a hit, and a 304, costs no query, serialization or hashing.
+ */
+import { LRUCache } from 'lru-cache'
+
+/** Two numbers that together move whenever any row of the database changes. */
+export type DatabaseVersion = readonly [number, number]
+
+export interface CachedAnswer {
+  body: Buffer
+  etag: string
+  headers: Readonly<Record<string, string>>
+}
+
+export class ResponseCache {
+  readonly #entries: LRUCache<string, CachedAnswer>
+  #version: DatabaseVersion | undefined
+
+  constructor (private readonly readVersion: () => DatabaseVersion, maxBytes: number) {
+    this.#entries = new LRUCache({
+      maxSize: maxBytes,
+      sizeCalculation: (answer, key) => answer.body.length + key.length + 200
+    })
+  }
+
+  /**
+   * The database's version now, emptying the cache if it moved. The same object comes back
+   * while it stands still, so `keep` can tell whether it moved in between.
+   */
+  version (): DatabaseVersion {
+    const now = this.readVersion()
+    const last = this.#version
+    if (last === undefined || now[0] !== last[0] || now[1] !== last[1]) {
+      this.#entries.clear()
+      this.#version = now
+    }
+    return this.#version!
+  }
+
+  /** The answer kept for `key`; call `version()` first, in the same turn. */
+  get (key: string): CachedAnswer | undefined {
+    return this.#entries.get(key)
+  }
+
+  /** Keeps an answer read at `version`, unless the database has moved since. */
+  keep (key: string, version: DatabaseVersion, answer: CachedAnswer): void {
+    if (version === this.version()) this.#entries.set(key, answer)
+  }
+
+  get size (): number {
+    return this.#entries.size
+  }
+}

@@ -1,0 +1,143 @@
+/**
+ * The response cache: reads are served from it, and never staler than the database,
+ * whoever wrote: this app, another app on the same database, or another program.
+ * On PostgreSQL (`npm run test:postgres`) there is no cache, and the same freshness tests
+ * hold across instances.
+ */
+import { join } from 'node:path'
+import SQLite from 'better-sqlite3'
+import type { FastifyInstance } from 'fastify'
+import t from 'tap'
+import { ResponseCache, type DatabaseVersion } from '../../src/response-cache.ts'
+import { AUTH, build, JSON_HEADERS, TEST_DATABASE, testDatabaseUrl } from '../helper.ts'
+import { tempDir } from '../process-helper.ts'
+
+const postgres = TEST_DATABASE === 'postgres'
+
+/** One database for two apps: a file on SQLite (two connections), a made database on PostgreSQL. */
+async function sharedUrl (t: Parameters<typeof testDatabaseUrl>[0]) {
+  return postgres ? testDatabaseUrl(t) : join(tempDir(t), 'petstore.db')
+}
+
+const create = (app: FastifyInstance, name: string) =>
+  app.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: { name, categoryId: 1 } })
+const read = (app: FastifyInstance, url: string, headers: Record<string, string> = {}) =>
+  app.inject({ url, headers: { ...AUTH, ...headers } })
+const names = (body: string) => (JSON.parse(body) as Array<{ name: string }>).map((pet) => pet.name)
+
+async function queries (app: FastifyInstance): Promise<number> {
+  const metric = await app.prometheus!.registry.getSingleMetric('db_query_duration_seconds')!.get()
+  return metric.values.filter((value) => (value as { metricName?: string }).metricName?.endsWith('_count')).reduce((sum, value) => sum + value.value, 0)
+}
+
+t.test('a read is cached on SQLite only, and a repeated read costs no query', async (t) => {
+  // No key sync during the test: its queries would be counted too.
+  const app = await build(t, { metrics: true, keySyncIntervalMs: 3_600_000 })
+  t.equal(app.responseCache !== undefined, !postgres, postgres ? 'no cache on PostgreSQL' : 'a cache on SQLite')
+  await create(app, 'Rex')
+  const first = await read(app, '/v1/pets?limit=1')
+  const before = await queries(app)
+  const again = await read(app, '/v1/pets?limit=1')
+  t.equal(again.statusCode, 200)
+  t.equal(again.body, first.body)
+  t.equal(again.headers.etag, first.headers.etag)
+  t.equal(again.headers['content-type'], 'application/json; charset=utf-8')
+  t.equal(again.headers['cache-control'], 'private, no-cache')
+  t.equal(await queries(app) - before, postgres ? 1 : 0, postgres ? 'PostgreSQL asks the database every time' : 'the second answer came from the cache')
+  const revalidated = await read(app, '/v1/pets?limit=1', { 'if-none-match': first.headers.etag as string })
+  t.equal(revalidated.statusCode, 304, 'a cached answer revalidates to 304')
+  t.equal(revalidated.body, '')
+  t.equal(revalidated.headers.etag, first.headers.etag)
+})
+
+t.test('a cached page keeps its Link header; the request-specific headers are fresh', async (t) => {
+  const app = await build(t)
+  for (const name of ['A', 'B', 'C']) await create(app, name)
+  const first = await read(app, '/v1/pets?limit=2', { 'x-request-id': 'first' })
+  const again = await read(app, '/v1/pets?limit=2', { 'x-request-id': 'again' })
+  t.match(first.headers.link, /rel="next"/)
+  t.equal(again.headers.link, first.headers.link)
+  t.equal(again.headers['x-request-id'], 'again')
+  t.equal(again.headers['x-content-type-options'], 'nosniff')
+  t.ok(again.headers['ratelimit-remaining'])
+  t.equal((await read(app, '/v1/pets/1')).headers.deprecation, (await read(app, '/v1/pets/1')).headers.deprecation)
+  t.ok((await read(app, '/v1/pets/1')).headers.deprecation, 'a cached getPet still says it is deprecated')
+})
+
+t.test('a write through the API is visible at once', async (t) => {
+  const app = await build(t)
+  await create(app, 'First')
+  const page = await read(app, '/v1/pets')
+  t.same(names(page.body), ['First'])
+  t.equal((await read(app, '/v1/pets/2')).statusCode, 404)
+  await create(app, 'Second')
+  const after = await read(app, '/v1/pets')
+  t.same(names(after.body), ['First', 'Second'], 'the last page shows the new pet')
+  t.not(after.headers.etag, page.headers.etag, 'with a new tag')
+  t.equal((await read(app, '/v1/pets?limit=20', { 'if-none-match': page.headers.etag as string })).statusCode, 200, 'the old tag no longer matches')
+  t.equal((await read(app, '/v1/pets/2')).statusCode, 200, 'a pet that was missing is found')
+  await app.inject({ method: 'POST', url: '/v1/store/orders', headers: JSON_HEADERS, payload: { petId: 1, quantity: 1 } })
+  t.equal(JSON.parse((await read(app, '/v1/store/orders')).body).length, 1, 'an order placed is listed at once')
+  await app.inject({ method: 'DELETE', url: '/v1/store/orders/1', headers: AUTH })
+  t.same(JSON.parse((await read(app, '/v1/store/orders')).body), [], 'a cancelled order is gone at once')
+})
+
+t.test('a write by another instance on the same database is visible at once', async (t) => {
+  const url = await sharedUrl(t)
+  const one = await build(t, { database: { url } })
+  const other = await build(t, { database: { url } })
+  await create(one, 'First')
+  t.same(names((await read(other, '/v1/pets')).body), ['First'])
+  t.same(names((await read(one, '/v1/pets')).body), ['First'])
+  await create(other, 'Second')
+  t.same(names((await read(one, '/v1/pets')).body), ['First', 'Second'], 'the other instance sees it on its very next read')
+  await create(one, 'Third')
+  t.same(names((await read(other, '/v1/pets')).body), ['First', 'Second', 'Third'])
+})
+
+t.test('a change by another program is visible at once, even to a row the API never changes', { skip: postgres && 'SQLite only: another program on the file' }, async (t) => {
+  const file = join(tempDir(t), 'petstore.db')
+  const app = await build(t, { database: { url: file } })
+  await create(app, 'Rex')
+  t.equal(JSON.parse((await read(app, '/v1/pets/1')).body).name, 'Rex')
+  t.same(names((await read(app, '/v1/pets')).body), ['Rex'])
+  const sqlite = new SQLite(file)
+  t.teardown(() => sqlite.close())
+  sqlite.prepare("update pets set name = 'Renamed' where id = 1").run()
+  t.equal(JSON.parse((await read(app, '/v1/pets/1')).body).name, 'Renamed')
+  t.same(names((await read(app, '/v1/pets')).body), ['Renamed'])
+  sqlite.prepare("insert into pets (name, category_id) values ('Outsider', 2)").run()
+  t.same(names((await read(app, '/v1/pets')).body), ['Renamed', 'Outsider'])
+})
+
+t.test('RESPONSE_CACHE_MB=0 turns the cache off', async (t) => {
+  const app = await build(t, { responseCacheBytes: 0 })
+  t.equal(app.responseCache, undefined)
+  await create(app, 'Rex')
+  t.equal((await read(app, '/v1/pets')).statusCode, 200)
+})
+
+t.test('an answer read before the database moved is not kept', async (t) => {
+  let version: DatabaseVersion = [1, 0]
+  const cache = new ResponseCache(() => version, 1 << 20)
+  const answer = { body: Buffer.from('[]'), etag: '"x"', headers: {} }
+  const before = cache.version()
+  t.equal(cache.version(), before, 'the same version while nothing moves')
+  version = [1, 1]
+  cache.keep('/v1/pets', before, answer)
+  t.equal(cache.size, 0, 'kept under an old version: dropped')
+  const now = cache.version()
+  cache.keep('/v1/pets', now, answer)
+  t.equal(cache.get('/v1/pets'), answer)
+  version = [2, 1]
+  cache.version()
+  t.equal(cache.get('/v1/pets'), undefined, 'another connection committed: emptied')
+})
+
+t.test('the cache holds no more than its size', async (t) => {
+  const cache = new ResponseCache(() => [1, 0], 10_000)
+  const version = cache.version()
+  for (let i = 0; i < 100; i++) cache.keep(`/v1/pets/${i}`, version, { body: Buffer.alloc(1000), etag: '"x"', headers: {} })
+  t.ok(cache.size <= 10, `${cache.size} answers kept`)
+  t.ok(cache.get('/v1/pets/99'), 'the newest are kept')
+})

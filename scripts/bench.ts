@@ -17,7 +17,7 @@
  * machine noise hits all alike; figures are medians of the rounds.
  *
  *   npm run bench -- [--seconds 5] [--rounds 3] [--connections 50] [--pets 10000]
- *                    [--small 1000] [--large 1000000]
+ *                    [--small 1000] [--large 1000000] [--unpinned]
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { availableParallelism, cpus, totalmem } from 'node:os'
@@ -38,7 +38,8 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '50' },
     pets: { type: 'string', default: '10000' },
     small: { type: 'string', default: '1000' },
-    large: { type: 'string', default: '1000000' }
+    large: { type: 'string', default: '1000000' },
+    unpinned: { type: 'boolean', default: false }
   }
 })
 const seconds = Number(values.seconds)
@@ -53,7 +54,7 @@ const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'))
 
 // Servers on the first core, the load generator on the second.
 const cores = availableParallelism()
-const pinned = cores >= 2 && hasTaskset()
+const pinned = !values.unpinned && cores >= 2 && hasTaskset()
 const SERVER_CORES = pinned ? '0' : undefined
 if (pinned) execFileSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' })
 

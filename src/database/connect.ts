@@ -12,6 +12,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type Logger } from 'kysely'
 import type pg from 'pg'
 import { DEFAULTS } from '../defaults.ts'
 import type { DatabaseVersion } from '../response-cache.ts'
+import { groupCommits } from './group-commit.ts'
 import type { Database } from './schema.ts'
 
 export interface DatabaseOptions {
@@ -77,6 +78,7 @@ function connectSqlite (options: DatabaseOptions): Kysely<Database> {
   const dataVersion = sqlite.prepare('pragma data_version').pluck().safeIntegers(false)
   const changes = sqlite.prepare('select total_changes()').pluck().safeIntegers(false)
   versions.set(db, () => [dataVersion.get() as number, changes.get() as number])
+  groupCommits(db)
   return db
 }
 

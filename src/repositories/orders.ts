@@ -4,6 +4,7 @@
 import type { Kysely } from 'kysely'
 import type { components } from '../../generated/openapi.ts'
 import { isForeignKeyViolation } from '../database/errors.ts'
+import { write } from '../database/group-commit.ts'
 import type { Database, OrderRow } from '../database/schema.ts'
 import { toApiInt } from '../int64.ts'
 import { toPage } from '../pagination.ts'
@@ -40,13 +41,13 @@ const selectOrder = prepare<{ id: Id }, OrderRow>((db, param) =>
 /** The placed order; undefined when `petId` names no pet. */
 export async function placeOrder (db: Kysely<Database>, order: NewOrder): Promise<Order | undefined> {
   try {
-    const { rows } = await insertOrder(db, {
+    const { rows } = await write(db, (db) => insertOrder(db, {
       petId: order.petId,
       // The document's defaults, applied by validation.
       quantity: order.quantity!,
       shipDate: order.shipDate ?? null,
       complete: order.complete === true ? 1 : 0
-    })
+    }))
     return toOrder(rows[0]!)
   } catch (error) {
     if (isForeignKeyViolation(error)) return undefined
@@ -61,7 +62,9 @@ export async function listOrders (db: Kysely<Database>, query: { limit: number, 
 }
 
 /** Cancels (deletes) an order that is not complete, and says what happened. */
-export async function cancelOrder (db: Kysely<Database>, id: Id): Promise<'cancelled' | 'complete' | 'missing'> {
-  if ((await deleteOpenOrder(db, { id })).rows.length > 0) return 'cancelled'
-  return (await selectOrder(db, { id })).rows.length > 0 ? 'complete' : 'missing'
+export function cancelOrder (db: Kysely<Database>, id: Id): Promise<'cancelled' | 'complete' | 'missing'> {
+  return write(db, async (db) => {
+    if ((await deleteOpenOrder(db, { id })).rows.length > 0) return 'cancelled'
+    return (await selectOrder(db, { id })).rows.length > 0 ? 'complete' : 'missing'
+  })
 }

@@ -3,6 +3,7 @@
  */
 import type { Kysely } from 'kysely'
 import type { components } from '../../generated/openapi.ts'
+import { write } from '../database/group-commit.ts'
 import type { Database, PetRow } from '../database/schema.ts'
 import { toApiInt } from '../int64.ts'
 import { toPage } from '../pagination.ts'
@@ -41,7 +42,7 @@ const selectPageWithStatus = prepare<{ afterId: Id, limit: number, status: PetSt
     .orderBy('id').limit(param('limit')))
 
 export async function createPet (db: Kysely<Database>, pet: NewPet): Promise<Pet> {
-  const { rows } = await insertPet(db, { name: pet.name, categoryId: pet.categoryId, status: pet.status ?? null })
+  const { rows } = await write(db, (db) => insertPet(db, { name: pet.name, categoryId: pet.categoryId, status: pet.status ?? null }))
   return toPet(rows[0]!)
 }
 

@@ -1,0 +1,81 @@
+/**
+ * Group commit, on SQLite: writes that arrive together share one transaction, so one
+ * fsync makes all of them durable. With `synchronous=FULL` every commit waits for the
+ * disk, and the event loop with it (better-sqlite3 is synchronous); requests that came in
+ * meanwhile are then committed together, in the next turn of the loop, instead of paying
+ * one fsync each.
+ *
+ * Each write runs in a savepoint of the shared transaction, so one that fails (a missing
+ * pet, say) is undone alone and rejects alone. Nothing is acknowledged before the commit;
+ * if the commit itself fails, every write of the batch is rejected, and none was stored.
+ *
+ * PostgreSQL needs none of this (its server groups commits itself, and its connections run
+ * in parallel); there, and inside a transaction already, a write runs at once.
+ */
+import { sql, type Kysely } from 'kysely'
+import type { Database } from './schema.ts'
+
+type Work<T> = (db: Kysely<Database>) => Promise<T>
+interface Pending { work: Work<unknown>, resolve: (value: unknown) => void, reject: (error: unknown) => void }
+type Outcome = { ok: true, value: unknown } | { ok: false, error: unknown }
+
+const batchers = new WeakMap<Kysely<Database>, Batcher>()
+
+/** Groups the writes made through `write` on this (SQLite) database. */
+export function groupCommits (db: Kysely<Database>): void {
+  batchers.set(db, new Batcher(db))
+}
+
+/** Runs a write: in the next group commit where there is one, otherwise at once. */
+export function write<T> (db: Kysely<Database>, work: Work<T>): Promise<T> {
+  const batcher = db.isTransaction ? undefined : batchers.get(db)
+  return batcher === undefined ? work(db) : batcher.add(work)
+}
+
+class Batcher {
+  #pending: Pending[] = []
+
+  constructor (private readonly db: Kysely<Database>) {}
+
+  add<T> (work: Work<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const first = this.#pending.push({ work, resolve: resolve as (value: unknown) => void, reject }) === 1
+      // #commit settles every promise of its batch and never rejects itself.
+      if (first) setImmediate(() => this.#commit())
+    })
+  }
+
+  async #commit (): Promise<void> {
+    const batch = this.#pending
+    this.#pending = []
+    let outcomes: Outcome[]
+    try {
+      outcomes = await this.db.transaction().execute(async (trx) =>
+        // A lone write needs no savepoint: its failure rolls back a transaction of its own.
+        batch.length === 1 ? [{ ok: true, value: await batch[0]!.work(trx) }] : inSavepoints(trx, batch))
+    } catch (error) {
+      for (const item of batch) item.reject(error)
+      return
+    }
+    batch.forEach((item, i) => {
+      const outcome = outcomes[i]!
+      if (outcome.ok) item.resolve(outcome.value)
+      else item.reject(outcome.error)
+    })
+  }
+}
+
+async function inSavepoints (trx: Kysely<Database>, batch: Pending[]): Promise<Outcome[]> {
+  const outcomes: Outcome[] = []
+  for (const item of batch) {
+    await sql`savepoint item`.execute(trx)
+    try {
+      outcomes.push({ ok: true, value: await item.work(trx) })
+    } catch (error) {
+      await sql`rollback to item`.execute(trx)
+      outcomes.push({ ok: false, error })
+    }
+    await sql`release item`.execute(trx)
+  }
+  return outcomes
+}

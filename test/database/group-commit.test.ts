@@ -1,0 +1,77 @@
+/**
+ * Group commit: on SQLite, writes that arrive together share one transaction (one fsync),
+ * each in its own savepoint; on PostgreSQL, and inside a transaction, a write runs at once.
+ */
+import { sql, type Kysely } from 'kysely'
+import t from 'tap'
+import { connect } from '../../src/database/connect.ts'
+import { write } from '../../src/database/group-commit.ts'
+import { migrateToLatest } from '../../src/database/migrate.ts'
+import type { Database } from '../../src/database/schema.ts'
+import { createPet } from '../../src/repositories/pets.ts'
+import { placeOrder } from '../../src/repositories/orders.ts'
+import { TEST_DATABASE, testDatabaseUrl } from '../helper.ts'
+
+const sqlite = TEST_DATABASE === 'sqlite'
+
+async function database (t: Parameters<typeof testDatabaseUrl>[0]): Promise<{ db: Kysely<Database>, statements: string[] }> {
+  const statements: string[] = []
+  const db = await connect({ url: await testDatabaseUrl(t), onQuery: (event) => { statements.push(event.query.sql.toLowerCase()) } })
+  t.teardown(() => db.destroy())
+  await migrateToLatest(db)
+  statements.length = 0
+  return { db, statements }
+}
+
+const count = async (db: Kysely<Database>, table: 'pets' | 'orders') =>
+  Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
+
+t.test('writes that arrive together are committed together, each with its own answer', async (t) => {
+  const { db, statements } = await database(t)
+  const pets = await Promise.all(Array.from({ length: 20 }, (_, i) => createPet(db, { name: `Pet ${i}`, categoryId: i })))
+  t.same(pets.map((pet) => pet.name), Array.from({ length: 20 }, (_, i) => `Pet ${i}`), 'each create gets its own pet back')
+  t.equal(new Set(pets.map((pet) => pet.id)).size, 20, 'with its own id')
+  t.equal(await count(db, 'pets'), 20, 'all stored')
+  const begins = statements.filter((statement) => statement.startsWith('begin')).length
+  t.equal(begins, sqlite ? 1 : 0, sqlite ? 'one transaction, one commit, for all twenty' : 'PostgreSQL writes at once')
+})
+
+t.test('a write that fails in a group fails alone', async (t) => {
+  const { db } = await database(t)
+  const pet = await createPet(db, { name: 'Rex', categoryId: 1 })
+  const outcomes = await Promise.allSettled([
+    placeOrder(db, { petId: pet.id, quantity: 1, complete: false }),
+    write(db, async () => { throw new Error('this one fails') }),
+    placeOrder(db, { petId: 999_999, quantity: 1, complete: false }),
+    placeOrder(db, { petId: pet.id, quantity: 2, complete: false })
+  ])
+  t.match(outcomes, [
+    { status: 'fulfilled', value: { petId: pet.id, quantity: 1 } },
+    { status: 'rejected', reason: { message: 'this one fails' } },
+    { status: 'fulfilled', value: undefined },
+    { status: 'fulfilled', value: { petId: pet.id, quantity: 2 } }
+  ])
+  t.equal(await count(db, 'orders'), 2, 'the others are stored')
+})
+
+t.test('when the group\'s transaction fails, no write of it is acknowledged or kept', { skip: !sqlite && 'SQLite only: PostgreSQL does not group' }, async (t) => {
+  const { db } = await database(t)
+  const outcomes = await Promise.allSettled([
+    createPet(db, { name: 'First', categoryId: 1 }),
+    // Ends the shared transaction under the others' feet, as a failed commit would.
+    write(db, async (trx) => { await sql`rollback`.execute(trx) }),
+    createPet(db, { name: 'Third', categoryId: 1 })
+  ])
+  t.same(outcomes.map((outcome) => outcome.status), ['rejected', 'rejected', 'rejected'])
+  t.equal(await count(db, 'pets'), 0, 'nothing was kept')
+  t.equal((await createPet(db, { name: 'After', categoryId: 1 })).name, 'After', 'and the next group works')
+})
+
+t.test('inside a transaction, a write runs at once, in it', async (t) => {
+  const { db } = await database(t)
+  await db.transaction().execute(async (trx) => {
+    const pet = await createPet(trx, { name: 'Inside', categoryId: 1 })
+    t.equal(pet.name, 'Inside')
+  })
+  t.equal(await count(db, 'pets'), 1)
+})

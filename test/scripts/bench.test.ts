@@ -1,0 +1,18 @@
+/**
+ * `npm run bench` works, end to end, on a tiny size: every row and measure is printed.
+ * Its figures mean nothing at this size and are not looked at (no timing is asserted).
+ */
+import t from 'tap'
+import { runScript } from '../process-helper.ts'
+
+t.test('the benchmark runs and reports every row', async (t) => {
+  const { stdout } = await runScript('scripts/bench.ts', [
+    '--seconds', '0.2', '--rounds', '1', '--connections', '2', '--pets', '100', '--small', '50', '--large', '300', '--unpinned'
+  ], {})
+  for (const row of [
+    'GET /v1/pets?limit=20 |', 'GET /v1/pets?limit=100&status=sold |', 'GET /v1/pets/{id} |', 'POST /v1/pets |',
+    'POST /v1/pets with an Idempotency-Key |', 'GET /v1/store/orders?limit=20 |', 'POST /v1/store/orders |', 'revalidated (304)',
+    'p99 latency of the read scenarios', 'peak RSS under that load', '`npm start` to the first 200', 'every read at 300 pets vs at 50'
+  ]) t.match(stdout, row, row)
+  t.match(stdout, /\| GET \/v1\/pets\?limit=20 \| \d+ \| \d+ \| \d+ \| \d+ \| [\d.]+× \| [\d.]+× \| [\d.]+× \|/, 'the listing against all three peers')
+})

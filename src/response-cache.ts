@@ -17,7 +17,11 @@ import { LRUCache } from 'lru-cache'
 export type DatabaseVersion = readonly [number, number]
 
 export interface CachedAnswer {
-  body: Buffer
+  /**
+   * A string, not a Buffer: small Buffers are slices of shared 8 KiB slabs, and a kept
+   * slice keeps its whole slab alive, which multiplied the cache's real memory.
+   */
+  body: string
   etag: string
   headers: Readonly<Record<string, string>>
 }
@@ -29,6 +33,7 @@ export class ResponseCache {
   constructor (private readonly readVersion: () => DatabaseVersion, maxBytes: number) {
     this.#entries = new LRUCache({
       maxSize: maxBytes,
+      // Characters for bytes: the answers are JSON, almost all ASCII.
       sizeCalculation: (answer, key) => answer.body.length + key.length + 200
     })
   }

@@ -32,6 +32,15 @@ export function write<T> (db: Kysely<Database>, work: Work<T>): Promise<T> {
   return batcher === undefined ? work(db) : batcher.add(work)
 }
 
+/**
+ * Runs `work` in a transaction of its own: where writes are grouped, a savepoint of the
+ * next group commit (it is all-or-nothing just the same, and shares the fsync).
+ */
+export function inTransaction<T> (db: Kysely<Database>, work: Work<T>): Promise<T> {
+  const batcher = db.isTransaction ? undefined : batchers.get(db)
+  return batcher === undefined ? db.transaction().execute(work) : batcher.add(work)
+}
+
 class Batcher {
   #pending: Pending[] = []
 

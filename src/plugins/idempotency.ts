@@ -18,6 +18,7 @@ import fp from 'fastify-plugin'
 import { sql, type Kysely } from 'kysely'
 import { stringify } from 'lossless-json'
 import { poolOf } from '../database/connect.ts'
+import { inTransaction } from '../database/group-commit.ts'
 import type { Database } from '../database/schema.ts'
 import { ApiError } from '../errors.ts'
 import { deleteExpiredAnswers, findKeptAnswer, keepAnswer } from '../repositories/idempotency-keys.ts'
@@ -79,7 +80,8 @@ export default fp(async function idempotency (app: FastifyInstance, { ttlMs, cle
     if (inFlight.has(scope)) throw inUse
     inFlight.add(scope)
     try {
-      return await app.db.transaction().execute(async (trx) => {
+      // On SQLite, a savepoint of the next group commit (../database/group-commit.ts).
+      return await inTransaction(app.db, async (trx) => {
         if (postgres) {
           // Held until this transaction ends, on whichever instance runs it.
           const lock = BigInt.asIntN(64, BigInt(`0x${scope.slice(0, 16)}`))

@@ -115,7 +115,7 @@ function cached (cache: ResponseCache, handler: Handler): Handler {
     if (reply.statusCode !== 200) return payload
     // Serialized here as Fastify would: text as it is, anything else by the route's schema.
     const text = typeof payload === 'string' || Buffer.isBuffer(payload)
-    const body = text ? Buffer.from(payload) : Buffer.from(reply.serialize(payload) as string)
+    const body = text ? String(payload) : reply.serialize(payload) as string
     if (!reply.hasHeader('content-type')) reply.type(text ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8')
     const etag = entityTag(body)
     const headers = Object.fromEntries(Object.entries(reply.getHeaders())

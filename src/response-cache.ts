@@ -18,12 +18,20 @@ export type DatabaseVersion = readonly [number, number]
 
 export interface CachedAnswer {
   /**
-   * A string, not a Buffer: small Buffers are slices of shared 8 KiB slabs, and a kept
-   * slice keeps its whole slab alive, which multiplied the cache's real memory.
+   * In a Buffer of its own (`encoded`): small Buffers are otherwise slices of shared 8 KiB
+   * slabs, and a kept slice keeps its whole slab alive; a kept string is often a rope of
+   * the serializer's pieces. Either multiplied the cache's real memory.
    */
-  body: string
+  body: Buffer
   etag: string
   headers: Readonly<Record<string, string>>
+}
+
+/** `text` as UTF-8, in memory of its own. */
+export function encoded (text: string): Buffer {
+  const buffer = Buffer.allocUnsafeSlow(Buffer.byteLength(text))
+  buffer.write(text)
+  return buffer
 }
 
 export class ResponseCache {
@@ -33,7 +41,6 @@ export class ResponseCache {
   constructor (private readonly readVersion: () => DatabaseVersion, maxBytes: number) {
     this.#entries = new LRUCache({
       maxSize: maxBytes,
-      // Characters for bytes: the answers are JSON, almost all ASCII.
       sizeCalculation: (answer, key) => answer.body.length + key.length + 200
     })
   }

@@ -120,7 +120,7 @@ t.test('RESPONSE_CACHE_MB=0 turns the cache off', async (t) => {
 t.test('an answer read before the database moved is not kept', async (t) => {
   let version: DatabaseVersion = [1, 0]
   const cache = new ResponseCache(() => version, 1 << 20)
-  const answer = { body: '[]', etag: '"x"', headers: {} }
+  const answer = { body: Buffer.from('[]'), etag: '"x"', headers: {} }
   const before = cache.version()
   t.equal(cache.version(), before, 'the same version while nothing moves')
   version = [1, 1]
@@ -137,7 +137,7 @@ t.test('an answer read before the database moved is not kept', async (t) => {
 t.test('the cache holds no more than its size', async (t) => {
   const cache = new ResponseCache(() => [1, 0], 10_000)
   const version = cache.version()
-  for (let i = 0; i < 100; i++) cache.keep(`/v1/pets/${i}`, version, { body: 'x'.repeat(1000), etag: '"x"', headers: {} })
+  for (let i = 0; i < 100; i++) cache.keep(`/v1/pets/${i}`, version, { body: Buffer.alloc(1000), etag: '"x"', headers: {} })
   t.ok(cache.size <= 10, `${cache.size} answers kept`)
   t.ok(cache.get('/v1/pets/99'), 'the newest are kept')
 })

@@ -50,7 +50,10 @@ const pets = Number(values.pets)
 const sizes = { small: Number(values.small), large: Number(values.large) }
 
 const KEY = 'bench-key-not-a-secret-000000000'
-const BUILT_SERVER = 'dist/src/server.js'
+// The service as `npm start` runs it: its script's node options, then the built server.
+const [, ...START] = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.start as string).split(' ')
+const BUILT_SERVER = START.at(-1)!
+const START_OPTIONS = START.slice(0, -1)
 const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'))
 
 // Servers on the first core, the load generator on the second.
@@ -76,7 +79,8 @@ async function serviceDatabase (name: string, count: number): Promise<string> {
 }
 
 function start (script: string, env: Record<string, string>): Promise<ServerProcess> {
-  return spawnServer(script, { ...SERVICE_ENV, ...env }, { cores: SERVER_CORES, quiet: true })
+  const nodeArgs = script === BUILT_SERVER ? START_OPTIONS : []
+  return spawnServer(script, { ...SERVICE_ENV, ...env }, { cores: SERVER_CORES, quiet: true, nodeArgs })
 }
 
 /** A peer makes its own table at start; it is seeded right after. */

@@ -21,14 +21,16 @@ export interface SpawnOptions {
   cores?: string
   /** Keep reading the output after the start but do not keep it (a benchmark's log lines). */
   quiet?: boolean
+  /** Options for node itself, before the script. */
+  nodeArgs?: string[]
 }
 
 const root = new URL('../..', import.meta.url)
 const ADDRESS = / on (http:\/\/[^/\s]+)\/v1/
 
 export async function spawnServer (script: string, env: Record<string, string>, options: SpawnOptions = {}): Promise<ServerProcess> {
-  const { timeoutMs = 30_000, cores, quiet = false } = options
-  const node = [process.execPath, ...(script.endsWith('.ts') ? ['--import', 'tsx'] : []), script]
+  const { timeoutMs = 30_000, cores, quiet = false, nodeArgs = [] } = options
+  const node = [process.execPath, ...nodeArgs, ...(script.endsWith('.ts') ? ['--import', 'tsx'] : []), script]
   // taskset replaces itself with node, so the child's pid is the server's.
   const [command, ...args] = cores === undefined ? node : ['taskset', '-c', cores, ...node]
   const child = spawn(command!, args, {

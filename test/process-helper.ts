@@ -21,7 +21,7 @@ export type { ServerProcess }
  */
 export const CHILD_ENV = { ...process.env, _TAPJS_PROCESSINFO_COVERAGE_: '0' }
 
-const BUILT_SERVER = 'dist/src/server.js'
+const BUILT_SERVER = 'dist/server.js'
 
 /**
  * Starts the server on a free port: from the sources, or, with `built`, the build that

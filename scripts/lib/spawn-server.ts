@@ -1,5 +1,5 @@
 /**
- * Starts a server script (src/server.ts through tsx, the built dist/src/server.js as
+ * Starts a server script (src/server.ts through tsx, the built dist/server.js as
  * `npm start` runs it, or a benchmark peer) as a child process on a free port, and
  * resolves once it prints `... on http://HOST:PORT/v1`. Shared by the benchmark, the soak
  * script and the tests that need a real process.

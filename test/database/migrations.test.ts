@@ -2,24 +2,24 @@
  * The migrations, on whichever database this run tests: every one goes down as cleanly as
  * it went up, so a release can be rolled back, and a failing one is named.
  */
-import { promises as fs } from 'node:fs'
-import path from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { FileMigrationProvider, Migrator, NO_MIGRATIONS, sql } from 'kysely'
+import { readdirSync } from 'node:fs'
+import { NO_MIGRATIONS, sql } from 'kysely'
 import t from 'tap'
 import { connect } from '../../src/database/connect.ts'
-import { migrateToLatest } from '../../src/database/migrate.ts'
+import { MIGRATIONS, migrateToLatest, migrator } from '../../src/database/migrate.ts'
 import { testDatabaseUrl } from '../helper.ts'
 
-const migrationFolder = fileURLToPath(new URL('../../migrations', import.meta.url))
+t.test('the service applies every file of migrations/, and only those', async (t) => {
+  const files = readdirSync(new URL('../../migrations', import.meta.url)).map((file) => file.replace(/\.ts$/, '')).sort()
+  t.same(Object.keys(MIGRATIONS), files)
+})
 
 t.test('every migration goes down and up again', async (t) => {
   const db = await connect({ url: await testDatabaseUrl(t) })
   t.teardown(() => db.destroy())
   const applied = await migrateToLatest(db)
   t.ok(applied.length >= 4)
-  const migrator = new Migrator({ db, provider: new FileMigrationProvider({ fs, path, migrationFolder }) })
-  const down = await migrator.migrateTo(NO_MIGRATIONS)
+  const down = await migrator(db).migrateTo(NO_MIGRATIONS)
   t.equal(down.error, undefined)
   t.same(down.results?.map((result) => result.direction), applied.map(() => 'Down'))
   const tables = await db.introspection.getTables()

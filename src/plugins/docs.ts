@@ -4,7 +4,7 @@
  * every integer exact. The page shows the document with its markings made visible
  * (../openapi/docs-page.ts).
  *
- * The page is the service's own: its title and favicon, and no top bar (Swagger UI's
+ * The page is the service's own: its title, favicon and a few styles, and no top bar (Swagger UI's
  * `StandaloneLayout` puts the Fastify logo and an "Explore" box for loading any other
  * document there; `BaseLayout` is the same page without it). Everything it loads is
  * same-origin, so the docs page's Content-Security-Policy (./security.ts) stays as strict.
@@ -19,8 +19,10 @@ import { docsPageDocument } from '../openapi/docs-page.ts'
 import type { ApiDocument } from '../openapi/document.ts'
 import { docsPageSecurity } from './security.ts'
 
-/** Copied beside the built file by `npm run build` (scripts/build-spec.ts), as the spec is. */
-const FAVICON = readFileSync(new URL('./docs-assets/favicon.svg', import.meta.url))
+/** Read beside this file: `npm run build` copies them into dist/ (scripts/build-spec.ts). */
+const asset = (name: string) => readFileSync(new URL(`./docs-assets/${name}`, import.meta.url))
+const FAVICON = asset('favicon.svg')
+const STYLE = asset('docs.css').toString('utf8')
 
 export default async function docs (app: FastifyInstance, { document }: { document: ApiDocument }) {
   app.addHook('onRequest', docsPageSecurity)
@@ -30,7 +32,8 @@ export default async function docs (app: FastifyInstance, { document }: { docume
     routePrefix: '/docs',
     theme: {
       title: `${String((page.info as { title: string }).title)} — API docs`,
-      favicon: [{ filename: 'favicon.svg', rel: 'icon', type: 'image/svg+xml', sizes: 'any', content: FAVICON }]
+      favicon: [{ filename: 'favicon.svg', rel: 'icon', type: 'image/svg+xml', sizes: 'any', content: FAVICON }],
+      css: [{ filename: 'docs.css', content: STYLE }]
     },
     // Without it, the plugin reads the Fastify logo into its initializer script. Its types
     // omit null, which its code checks for.

@@ -39,11 +39,16 @@ t.test('/docs serves Swagger UI on the same document, under the service\'s own t
     const href = url === '/docs' ? '/docs/static/theme/favicon.svg' : './static/theme/favicon.svg'
     t.equal(page.body.match(/<link rel="icon"[^>]*>/g)?.join('\n'), `<link rel="icon" type="image/svg+xml" href="${href}" sizes="any" />`,
       `${url}: our favicon and no other`)
+    t.match(page.body, `<link rel="stylesheet" type="text/css" href="${href.replace('favicon.svg', 'docs.css')}" />`, `${url}: our styles`)
   }
   const favicon = await app.inject({ url: '/docs/static/theme/favicon.svg' })
   t.equal(favicon.statusCode, 200)
   t.equal(favicon.headers['content-type'], 'image/svg+xml')
   t.same(favicon.rawPayload, readFileSync(new URL('../../src/plugins/docs-assets/favicon.svg', import.meta.url)))
+  const style = await app.inject({ url: '/docs/static/theme/docs.css' })
+  t.equal(style.statusCode, 200)
+  t.equal(style.headers['content-type'], 'text/css; charset=UTF-8')
+  t.equal(style.body, readFileSync(new URL('../../src/plugins/docs-assets/docs.css', import.meta.url), 'utf8'))
   const json = await app.inject({ url: '/docs/json' })
   t.equal(json.statusCode, 200)
   t.same(json.json().components.securitySchemes, { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key, sent as `Authorization: Bearer <API_KEY>`.' } })

@@ -31,7 +31,7 @@ export default async function docs (app: FastifyInstance, { document }: { docume
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     theme: {
-      title: `${String((page.info as { title: string }).title)} — API docs`,
+      title: `${(page.info as { title: string }).title} — API docs`,
       favicon: [{ filename: 'favicon.svg', rel: 'icon', type: 'image/svg+xml', sizes: 'any', content: FAVICON }],
       css: [{ filename: 'docs.css', content: STYLE }]
     },

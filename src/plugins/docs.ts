@@ -1,41 +1,45 @@
 /**
  * The docs page (Swagger UI at /docs) and the OpenAPI document at /openapi.json and
  * /openapi.yaml. All public. The YAML is served byte for byte as written; the JSON keeps
- * every integer exact.
+ * every integer exact. The page shows the document with its markings made visible
+ * (../openapi/docs-page.ts).
+ *
+ * The page is the service's own: its title, favicon and a few styles, and no top bar (Swagger UI's
+ * `StandaloneLayout` puts the Fastify logo and an "Explore" box for loading any other
+ * document there; `BaseLayout` is the same page without it). Everything it loads is
+ * same-origin, so the docs page's Content-Security-Policy (./security.ts) stays as strict.
  *
  * Not wrapped with fastify-plugin: the docs page's security headers stay in this scope.
  */
+import { readFileSync } from 'node:fs'
 import swagger from '@fastify/swagger'
-import swaggerUi from '@fastify/swagger-ui'
+import swaggerUi, { type FastifySwaggerUiOptions } from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
-import type { ApiDocument, JsonObject } from '../openapi/document.ts'
-import { STABILITY_PROMISES } from '../openapi/operation-hooks.ts'
+import { docsPageDocument } from '../openapi/docs-page.ts'
+import type { ApiDocument } from '../openapi/document.ts'
 import { docsPageSecurity } from './security.ts'
 
-/**
- * The document as the docs page shows it: integers as (rounded) numbers, since the page
- * uses JSON.parse anyway, and each operation's stability marking in front of its summary
- * and description, where a reader cannot miss it.
- */
-export function docsPageDocument (document: ApiDocument): JsonObject {
-  const copy = JSON.parse(document.json) as JsonObject
-  for (const item of Object.values(copy.paths as JsonObject)) {
-    for (const operation of Object.values(item as JsonObject) as JsonObject[]) {
-      const level = operation['x-stability'] as keyof typeof STABILITY_PROMISES | undefined
-      if (level === undefined) continue
-      operation.summary = `[${level}] ${String(operation.summary ?? '')}`.trim()
-      operation.description = `**${level[0]!.toUpperCase()}${level.slice(1)}**: ${STABILITY_PROMISES[level]}\n\n${String(operation.description ?? '')}`
-    }
-  }
-  return copy
-}
+/** Read beside this file: `npm run build` copies them into dist/ (scripts/build-spec.ts). */
+const asset = (name: string) => readFileSync(new URL(`./docs-assets/${name}`, import.meta.url))
+const FAVICON = asset('favicon.svg')
+const STYLE = asset('docs.css').toString('utf8')
 
 export default async function docs (app: FastifyInstance, { document }: { document: ApiDocument }) {
   app.addHook('onRequest', docsPageSecurity)
-  await app.register(swagger, { mode: 'static', specification: { document: docsPageDocument(document) as any } })
+  const page = docsPageDocument(document)
+  await app.register(swagger, { mode: 'static', specification: { document: page as any } })
   await app.register(swaggerUi, {
     routePrefix: '/docs',
+    theme: {
+      title: `${(page.info as { title: string }).title} — API docs`,
+      favicon: [{ filename: 'favicon.svg', rel: 'icon', type: 'image/svg+xml', sizes: 'any', content: FAVICON }],
+      css: [{ filename: 'docs.css', content: STYLE }]
+    },
+    // Without it, the plugin reads the Fastify logo into its initializer script. Its types
+    // omit null, which its code checks for.
+    logo: null as unknown as FastifySwaggerUiOptions['logo'],
     uiConfig: {
+      layout: 'BaseLayout',
       // Keeps the key entered with "Authorize" across reloads of the page.
       persistAuthorization: true,
       displayRequestDuration: true,

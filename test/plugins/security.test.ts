@@ -23,7 +23,7 @@ t.test('API answers carry the JSON API set of security headers, errors included'
 
 t.test('the docs page carries a CSP that lets Swagger UI work and nothing else', async (t) => {
   const app = await build(t)
-  for (const url of ['/docs/', '/docs/static/swagger-initializer.js', '/openapi.json']) {
+  for (const url of ['/docs/', '/docs/static/swagger-initializer.js', '/docs/static/theme/favicon.svg', '/docs/static/theme/docs.css', '/openapi.json']) {
     const res = await app.inject({ url })
     t.equal(res.statusCode, 200, url)
     t.equal(res.headers['content-security-policy'],

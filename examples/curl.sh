@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Every operation of the petstore service, and its common errors, as curl calls.
+#
+#   PETSTORE_API_KEY=pst_... examples/curl.sh
+#
+# PETSTORE_URL is where the service listens (default http://127.0.0.1:3000, as `npm start`).
+# Each call states the status it expects: the script stops at the first other answer, so it
+# doubles as a smoke test. It only adds data (a few pets and orders), never changes or
+# removes any it did not make. Needs bash, curl and the usual shell tools, nothing else.
+set -euo pipefail
+
+PETSTORE_URL=${PETSTORE_URL:-http://127.0.0.1:3000}
+PETSTORE_URL=${PETSTORE_URL%/}
+: "${PETSTORE_API_KEY:?set PETSTORE_API_KEY to an API key (npm start prints one on the first run)}"
+
+AUTH=(-H "Authorization: Bearer $PETSTORE_API_KEY")
+JSON=(-H 'Content-Type: application/json')
+# The headers worth showing; the security, rate-limit and cache headers are on every answer.
+SHOWN='^(link|etag|deprecation|sunset|idempotent-replayed|api-stability|www-authenticate):'
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# step TEXT: what the next call shows, printed as a heading.
+step () { printf '\n## %s\n' "$1"; }
+
+# call STATUS METHOD PATH [curl options]: sends one request, prints the answer's status,
+# the headers worth showing and the body, and fails unless the status is STATUS.
+# The answer stays in $work/headers and $work/body for the checks that follow.
+call () {
+  local expected=$1 method=$2 path=$3 status
+  shift 3
+  printf '> %s %s\n' "$method" "$path"
+  # curl leaves the file as it was when an answer has no body (204, 304).
+  : > "$work/body"
+  status=$(curl -sS -X "$method" -o "$work/body" -D "$work/headers" -w '%{http_code}' "$@" "$PETSTORE_URL$path")
+  printf '< %s\n' "$status"
+  tr -d '\r' < "$work/headers" | grep -iE "$SHOWN" | sed 's/^/< /' || true
+  if [ -s "$work/body" ]; then cat "$work/body"; echo; fi
+  if [ "$status" != "$expected" ]; then
+    echo "FAILED: expected $expected, got $status" >&2
+    exit 1
+  fi
+}
+
+# header NAME: the value of that header in the last answer (names are case-insensitive).
+header () {
+  tr -d '\r' < "$work/headers" | awk -v name="$1" 'tolower($0) ~ "^" tolower(name) ": " { sub(/^[^:]*: /, ""); print }'
+}
+
+# expect TEXT [WHERE]: fails unless the last answer's body (or WHERE: "headers") holds TEXT.
+expect () {
+  if ! grep -qiF -- "$1" "$work/${2:-body}"; then
+    echo "FAILED: the answer's ${2:-body} does not contain: $1" >&2
+    exit 1
+  fi
+}
+
+# The first "id" of the last body: the created pet's or order's (no JSON tool needed).
+id () { grep -o '"id":[0-9]*' "$work/body" | head -n 1 | cut -d: -f2; }
+
+step '401 unauthorized: without a key nothing is answered but a challenge'
+call 401 GET /v1/pets
+expect 'www-authenticate: Bearer realm="petstore"' headers
+
+step 'createPet: 201, with the id the service assigned'
+call 201 POST /v1/pets "${AUTH[@]}" "${JSON[@]}" -d '{"name": "Rex", "categoryId": 1, "status": "available"}'
+pet=$(id)
+
+step 'createPet, twice more, so that the listing below has a second page'
+call 201 POST /v1/pets "${AUTH[@]}" "${JSON[@]}" -d '{"name": "Bella", "categoryId": 2, "status": "available"}'
+call 201 POST /v1/pets "${AUTH[@]}" "${JSON[@]}" -d '{"name": "Max", "categoryId": 1, "status": "available"}'
+
+step 'createPet with an Idempotency-Key: the first answer is kept for that key'
+key="curl-example-$(date +%s)-$$"
+call 201 POST /v1/pets "${AUTH[@]}" "${JSON[@]}" -H "Idempotency-Key: $key" -d '{"name": "Tom", "categoryId": 3}'
+tom=$(id)
+
+step 'the same create retried: the same pet again, Idempotent-Replayed, nothing new made'
+call 201 POST /v1/pets "${AUTH[@]}" "${JSON[@]}" -H "Idempotency-Key: $key" -d '{"name": "Tom", "categoryId": 3}'
+expect 'idempotent-replayed: true' headers
+[ "$(id)" = "$tom" ] || { echo "FAILED: the retry made pet $(id), not $tom again" >&2; exit 1; }
+
+step 'listPets: a page of 2 available pets, oldest first; Link names the next page'
+call 200 GET '/v1/pets?limit=2&status=available' "${AUTH[@]}"
+next=$(header link | sed -n 's/^<\([^>]*\)>; rel="next"$/\1/p')
+[ -n "$next" ] || { echo 'FAILED: no Link rel="next" on a page that is not the last' >&2; exit 1; }
+
+step 'listPets, following the Link: the next page, with the same limit and filter'
+call 200 GET "$next" "${AUTH[@]}"
+
+step 'getPet (deprecated): answers with Deprecation, Sunset and its successor in Link'
+call 200 GET "/v1/pets/$pet" "${AUTH[@]}"
+expect 'sunset: Thu, 05 Dec 2030 00:00:00 GMT' headers
+expect 'link: </v1/pets>; rel="successor-version"' headers
+etag=$(header etag)
+
+step 'getPet with If-None-Match: 304 and no body while the pet is unchanged'
+call 304 GET "/v1/pets/$pet" "${AUTH[@]}" -H "If-None-Match: $etag"
+
+step '400 invalid_request: an unknown field (a typo) is refused, and named'
+call 400 POST /v1/pets "${AUTH[@]}" "${JSON[@]}" -d '{"name": "Rex", "categoryId": 1, "categoryID": 2}'
+expect "additional property 'categoryID'"
+
+step '404 not_found: no such pet'
+call 404 GET /v1/pets/9223372036854775807 "${AUTH[@]}"
+
+step 'placeOrder (experimental, as API-Stability says): 201 with the order'
+call 201 POST /v1/store/orders "${AUTH[@]}" "${JSON[@]}" -d "{\"petId\": $pet, \"quantity\": 2}"
+expect 'api-stability: experimental' headers
+order=$(id)
+
+step 'listOrders: the orders, oldest first'
+call 200 GET '/v1/store/orders?limit=5' "${AUTH[@]}"
+
+step 'cancelOrder (beta): 204, and the order is gone'
+call 204 DELETE "/v1/store/orders/$order" "${AUTH[@]}"
+
+step '404 not_found: a cancelled order cannot be cancelled again'
+call 404 DELETE "/v1/store/orders/$order" "${AUTH[@]}"
+
+step '409 conflict: an order that is complete (shipped) cannot be cancelled'
+call 201 POST /v1/store/orders "${AUTH[@]}" "${JSON[@]}" -d "{\"petId\": $pet, \"complete\": true}"
+call 409 DELETE "/v1/store/orders/$(id)" "${AUTH[@]}"
+
+printf '\nAll calls answered as expected.\n'

@@ -29,7 +29,7 @@ import { connect } from '../src/database/connect.ts'
 import { migrateToLatest } from '../src/database/migrate.ts'
 import { measure, median, type Result, type Scenario } from './bench/measure.ts'
 import { seedPets } from './bench/seed.ts'
-import { spawnServer, type ServerProcess } from './lib/spawn-server.ts'
+import { npmStart, spawnServer, type ServerProcess } from './lib/spawn-server.ts'
 
 const { values } = parseArgs({
   options: {
@@ -51,9 +51,7 @@ const sizes = { small: Number(values.small), large: Number(values.large) }
 
 const KEY = 'bench-key-not-a-secret-000000000'
 // The service as `npm start` runs it: its script's node options, then the built server.
-const [, ...START] = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).scripts.start as string).split(' ')
-const BUILT_SERVER = START.at(-1)!
-const START_OPTIONS = START.slice(0, -1)
+const { script: BUILT_SERVER, nodeArgs: START_OPTIONS } = npmStart()
 const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'))
 
 // Servers on the first core, the load generator on the second.

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import type { Test } from 'tap'
-import { spawnServer, type ServerProcess } from '../scripts/lib/spawn-server.ts'
+import { npmStart, spawnServer, type ServerProcess } from '../scripts/lib/spawn-server.ts'
 
 export type { ServerProcess }
 
@@ -21,17 +21,16 @@ export type { ServerProcess }
  */
 export const CHILD_ENV = { ...process.env, _TAPJS_PROCESSINFO_COVERAGE_: '0' }
 
-const BUILT_SERVER = 'dist/server.js'
-
 /**
- * Starts the server on a free port: from the sources, or, with `built`, the build that
- * `npm start` runs (made by `npm install`, or `npm run build`).
+ * Starts the server on a free port: from the sources, or, with `built`, the build as
+ * `npm start` runs it (made by `npm install`, or `npm run build`), with its node options.
  */
 export function startServer (env: Record<string, string>, { built = false } = {}): Promise<ServerProcess> {
-  if (built && !existsSync(new URL(`../${BUILT_SERVER}`, import.meta.url))) {
-    throw new Error(`${BUILT_SERVER} is missing: run npm run build (npm install does it)`)
+  const { script, nodeArgs } = built ? npmStart() : { script: 'src/server.ts', nodeArgs: [] }
+  if (built && !existsSync(new URL(`../${script}`, import.meta.url))) {
+    throw new Error(`${script} is missing: run npm run build (npm install does it)`)
   }
-  return spawnServer(built ? BUILT_SERVER : 'src/server.ts', { _TAPJS_PROCESSINFO_COVERAGE_: '0', ...env })
+  return spawnServer(script, { _TAPJS_PROCESSINFO_COVERAGE_: '0', ...env }, { nodeArgs })
 }
 
 const run = promisify(execFile)

@@ -5,6 +5,7 @@
  * script and the tests that need a real process.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 
 export interface ServerProcess {
   child: ChildProcess
@@ -26,6 +27,12 @@ export interface SpawnOptions {
 }
 
 const root = new URL('../..', import.meta.url)
+
+/** What `npm start` runs: node's options, and the built server (package.json's start script). */
+export function npmStart (): { nodeArgs: string[], script: string } {
+  const [, ...words] = (JSON.parse(readFileSync(new URL('package.json', root), 'utf8')).scripts.start as string).split(' ')
+  return { nodeArgs: words.slice(0, -1), script: words.at(-1)! }
+}
 const ADDRESS = / on (http:\/\/[^/\s]+)\/v1/
 
 export async function spawnServer (script: string, env: Record<string, string>, options: SpawnOptions = {}): Promise<ServerProcess> {

@@ -19,7 +19,8 @@ interface Answer { data?: string, error?: unknown, response: Response }
 async function answer<T> (call: Promise<Answer>): Promise<{ value: T, response: Response }> {
   const { data, error, response } = await call
   if (!response.ok) throw errorFromResponse(response, error)
-  return { value: (data === undefined ? undefined : parseJson(data)) as T, response }
+  // An empty or garbled success body throws the parser's SyntaxError.
+  return { value: parseJson(data ?? '') as T, response }
 }
 
 export function createPetstoreClient (options: PetstoreClientOptions): PetstoreClient {

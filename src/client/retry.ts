@@ -65,29 +65,30 @@ async function retryable (request: Request, response: Response): Promise<boolean
 
 /** `fetch` with retries; `false` sends each request once. */
 export function retrying (fetch: Fetch, options: RetryOptions | false = {}): (request: Request, events?: AttemptEvents) => Promise<Response> {
-  if (options === false) return (request) => fetch(request)
-  const settings = { ...DEFAULTS, ...options }
+  const settings = { ...DEFAULTS, ...(options === false ? { retries: 0 } : options) }
   const backoff = (retry: number) => backoffMs(retry, settings.minDelayMs, settings.maxDelayMs)
 
   return async function send (request, events = {}) {
     // A body can be read once: kept as bytes, so that each attempt is a fresh Request.
     const body = request.body === null ? undefined : await request.arrayBuffer()
-    for (let retry = 0; ; retry++) {
+    const attempt = () => fetch(new Request(request, { body }))
+    for (let retry = 0; retry < settings.retries; retry++) {
       let response: Response
       try {
-        response = await fetch(new Request(request, { body }))
+        response = await attempt()
       } catch (error) {
         if (request.signal.aborted) throw error
         events.onLostAnswer?.()
-        if (retry >= settings.retries) throw error
         await settings.sleep(backoff(retry), request.signal)
         continue
       }
-      if (retry >= settings.retries || !await retryable(request, response)) return response
+      if (!await retryable(request, response)) return response
       const seconds = retryAfterSeconds(response.headers)
       if (seconds !== undefined && seconds * 1000 > settings.maxRetryAfterMs) return response
       await response.body?.cancel()
       await settings.sleep(seconds === undefined ? backoff(retry) : seconds * 1000, request.signal)
     }
+    // The last attempt's answer, or its failure, is the call's.
+    return attempt()
   }
 }

@@ -65,7 +65,9 @@ async function retryable (request: Request, response: Response): Promise<boolean
 
 /** `fetch` with retries; `false` sends each request once. */
 export function retrying (fetch: Fetch, options: RetryOptions | false = {}): (request: Request, events?: AttemptEvents) => Promise<Response> {
-  const settings = { ...DEFAULTS, ...(options === false ? { retries: 0 } : options) }
+  // An option given as undefined keeps its default.
+  const given = Object.entries(options === false ? { retries: 0 } : options).filter(([, value]) => value !== undefined)
+  const settings: Required<RetryOptions> = { ...DEFAULTS, ...Object.fromEntries(given) }
   const backoff = (retry: number) => backoffMs(retry, settings.minDelayMs, settings.maxDelayMs)
 
   return async function send (request, events = {}) {

@@ -30,7 +30,7 @@ t.test('a plain JavaScript project installs the tarball and lists, creates, page
   // under the test files that run the built server from it; `npm ci` built it already.
   const packed = JSON.parse((await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dir], root)).stdout) as Array<{ filename: string, files: Array<{ path: string }> }>
   const files = packed[0]!.files.map((file) => file.path)
-  for (const needed of ['dist/src/client/index.js', 'dist/src/client/index.d.ts', 'dist/generated/openapi.d.ts', 'dist/src/server.js', 'dist/spec/openapi.yaml']) {
+  for (const needed of ['dist/src/client/index.js', 'dist/src/client/index.d.ts', 'dist/generated/openapi.d.ts', 'dist/server.js', 'dist/spec/openapi.yaml']) {
     t.ok(files.includes(needed), `the tarball holds ${needed}`)
   }
   t.notOk(files.some((file) => /^(src|test|scripts)\//.test(file)), 'and no sources or tests')

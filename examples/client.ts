@@ -1,0 +1,44 @@
+/**
+ * The petstore client, used as a consumer of the package uses it: create pets, page
+ * through them, place and cancel an order, handle an error. Against a started service:
+ *
+ *   PETSTORE_URL=http://127.0.0.1:3000/v1 PETSTORE_API_KEY=pst_... node --import tsx examples/client.ts
+ *
+ * test/client/example.test.ts runs it against a service on every test run, so it keeps up
+ * with the client. It imports the package by its own name, so it runs the build in dist/
+ * (`npm run build`; `npm install` makes it), as an installed package would.
+ */
+import { createPetstoreClient, PetstoreError } from 'petstore-service/client'
+
+const baseUrl = process.env.PETSTORE_URL ?? 'http://127.0.0.1:3000/v1'
+const apiKey = process.env.PETSTORE_API_KEY
+if (apiKey === undefined) {
+  console.error('Set PETSTORE_API_KEY to an API key of the service (npm start prints one on a first run).')
+  process.exit(2)
+}
+
+const client = createPetstoreClient({ baseUrl, apiKey })
+
+const rex = await client.createPet({ name: 'Rex', categoryId: 1, status: 'available' })
+console.log(`created ${rex.name}, id ${rex.id}`)
+// Integers past 2^53 are bigints, sent and read back digit for digit.
+const big = await client.createPet({ name: 'Big', categoryId: 9007199254740993n, status: 'sold' })
+console.log(`created ${big.name} in category ${big.categoryId}`)
+for (const name of ['Tom', 'Kit', 'Ada']) await client.createPet({ name, categoryId: 2, status: 'sold' })
+
+// Every sold pet, two to a page: the loop follows the pages as it goes.
+for await (const pet of client.listPets({ status: 'sold', limit: 2 })) {
+  console.log(`sold: ${pet.name} (category ${pet.categoryId})`)
+}
+
+const order = await client.placeOrder({ petId: rex.id, quantity: 2 })
+console.log(`placed order ${order.id} for pet ${order.petId}, quantity ${order.quantity}`)
+await client.cancelOrder(order.id)
+console.log(`cancelled order ${order.id}`)
+
+try {
+  await client.cancelOrder(order.id)
+} catch (error) {
+  if (!(error instanceof PetstoreError) || error.code !== 'not_found') throw error
+  console.log(`cancelling it again: ${error.status} ${error.code}, "${error.message}" (request ${error.requestId})`)
+}

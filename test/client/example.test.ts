@@ -1,0 +1,44 @@
+/**
+ * examples/client.ts never rots: it runs here, as a person would run it, against a
+ * listening service, and must exit 0 having done what it says.
+ */
+import { execFile } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { promisify } from 'node:util'
+import t from 'tap'
+import { CHILD_ENV } from '../process-helper.ts'
+import { TEST_KEY } from '../helper.ts'
+import { listening } from './server.ts'
+
+const run = promisify(execFile)
+const root = new URL('../../', import.meta.url)
+
+t.test('examples/client.ts creates, pages, orders, cancels and handles an error', async (t) => {
+  // It imports the package by its own name, which resolves to the build.
+  t.ok(existsSync(new URL('dist/src/client/index.js', root)), 'dist/ holds the client: run npm run build (npm install does it)')
+  const { baseUrl } = await listening(t)
+  const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'examples/client.ts'], {
+    cwd: root, env: { ...CHILD_ENV, PETSTORE_URL: baseUrl, PETSTORE_API_KEY: TEST_KEY }
+  })
+  t.equal(stderr, '')
+  const lines = stdout.trimEnd().split('\n')
+  t.strictSame(lines.slice(0, -1), [
+    'created Rex, id 1',
+    'created Big in category 9007199254740993',
+    'sold: Big (category 9007199254740993)',
+    'sold: Tom (category 2)',
+    'sold: Kit (category 2)',
+    'sold: Ada (category 2)',
+    'placed order 1 for pet 1, quantity 2',
+    'cancelled order 1'
+  ])
+  t.match(lines.at(-1), /^cancelling it again: 404 not_found, "Order 1 not found" \(request [\w-]+\)$/)
+})
+
+t.test('examples/client.ts without a key says what it needs, and exits 2', async (t) => {
+  const env = Object.fromEntries(Object.entries(CHILD_ENV).filter(([name]) => name !== 'PETSTORE_API_KEY'))
+  const failed = await run(process.execPath, ['--import', 'tsx', 'examples/client.ts'], { cwd: root, env })
+    .then(() => undefined, (error: { code: number, stderr: string }) => error)
+  t.equal(failed?.code, 2)
+  t.equal(failed?.stderr, 'Set PETSTORE_API_KEY to an API key of the service (npm start prints one on a first run).\n')
+})

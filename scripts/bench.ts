@@ -76,9 +76,12 @@ async function serviceDatabase (name: string, count: number): Promise<string> {
   return file
 }
 
+let started = 0
 function start (script: string, env: Record<string, string>): Promise<ServerProcess> {
   const nodeArgs = script === BUILT_SERVER ? START_OPTIONS : []
-  return spawnServer(script, { ...SERVICE_ENV, ...env }, { cores: SERVER_CORES, quiet: true, nodeArgs })
+  // Log lines to a file, as a deployment keeps them, not into a pipe this busy process drains.
+  const logFile = join(dir, `server-${++started}.log`)
+  return spawnServer(script, { ...SERVICE_ENV, ...env }, { cores: SERVER_CORES, logFile, nodeArgs })
 }
 
 /** A peer makes its own table at start; it is seeded right after. */

@@ -5,14 +5,14 @@
  * script and the tests that need a real process.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { closeSync, openSync, readFileSync } from 'node:fs'
 
 export interface ServerProcess {
   child: ChildProcess
   /** `http://127.0.0.1:PORT` */
   base: string
   port: number
-  /** Everything the process printed so far, stdout and stderr (until started, when `quiet`). */
+  /** Everything the process printed so far, stdout and stderr. */
   output: () => string
 }
 
@@ -20,8 +20,12 @@ export interface SpawnOptions {
   timeoutMs?: number
   /** Run on these CPU cores only (`taskset -c`), so a load generator on others does not compete. */
   cores?: string
-  /** Keep reading the output after the start but do not keep it (a benchmark's log lines). */
-  quiet?: boolean
+  /**
+   * Write the output to this file instead of a pipe that this process reads (a benchmark's
+   * log lines): a load generator busy on its own core would drain a pipe late, and hold up
+   * the server it measures, as no log collector of a deployment does.
+   */
+  logFile?: string
   /** Options for node itself, before the script. */
   nodeArgs?: string[]
 }
@@ -36,25 +40,31 @@ export function npmStart (): { nodeArgs: string[], script: string } {
 const ADDRESS = / on (http:\/\/[^/\s]+)\/v1/
 
 export async function spawnServer (script: string, env: Record<string, string>, options: SpawnOptions = {}): Promise<ServerProcess> {
-  const { timeoutMs = 30_000, cores, quiet = false, nodeArgs = [] } = options
+  const { timeoutMs = 30_000, cores, logFile, nodeArgs = [] } = options
   const node = [process.execPath, ...nodeArgs, ...(script.endsWith('.ts') ? ['--import', 'tsx'] : []), script]
   // taskset replaces itself with node, so the child's pid is the server's.
   const [command, ...args] = cores === undefined ? node : ['taskset', '-c', cores, ...node]
+  const log = logFile === undefined ? 'pipe' : openSync(logFile, 'w')
   const child = spawn(command!, args, {
-    cwd: root, env: { ...process.env, PORT: '0', LOG_FORMAT: 'json', ...env }, stdio: ['ignore', 'pipe', 'pipe']
+    cwd: root, env: { ...process.env, PORT: '0', LOG_FORMAT: 'json', ...env }, stdio: ['ignore', log, log]
   })
-  let output = ''
-  let started = false
-  const keep = (chunk: Buffer) => { if (!started || !quiet) output += chunk }
-  child.stdout!.on('data', keep)
-  child.stderr!.on('data', keep)
+  if (typeof log === 'number') closeSync(log)
+  let piped = ''
+  child.stdout?.on('data', (chunk: Buffer) => { piped += chunk })
+  child.stderr?.on('data', (chunk: Buffer) => { piped += chunk })
+  const output = logFile === undefined ? () => piped : () => readFileSync(logFile, 'utf8')
   const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} did not start:\n${output}`)), timeoutMs)
-    child.stdout!.on('data', () => {
-      const match = started ? null : ADDRESS.exec(output)
-      if (match !== null) { started = true; clearTimeout(timer); resolve(match[1]!) }
-    })
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${script} exited with ${code}:\n${output}`)) })
+    const timer = setTimeout(() => { stop(); reject(new Error(`${script} did not start:\n${output()}`)) }, timeoutMs)
+    // A file has no 'data' events: it is read again until the address is in it.
+    const poll = logFile === undefined ? undefined : setInterval(check, 20)
+    child.stdout?.on('data', check)
+    child.once('exit', exited)
+    function exited (code: number | null) { stop(); reject(new Error(`${script} exited with ${code}:\n${output()}`)) }
+    function stop () { clearTimeout(timer); clearInterval(poll); child.stdout?.off('data', check); child.off('exit', exited) }
+    function check () {
+      const match = ADDRESS.exec(output())
+      if (match !== null) { stop(); resolve(match[1]!) }
+    }
   })
-  return { child, base, port: Number(new URL(base).port), output: () => output }
+  return { child, base, port: Number(new URL(base).port), output }
 }

@@ -20,7 +20,7 @@ export const DEFAULTS = {
   /** 0 turns a check off. Event-loop utilization near 1 is normal at full load, so it is off. */
   pressure: { maxEventLoopDelayMs: 200, maxEventLoopUtilization: 0, maxHeapUsedBytes: 0, retryAfterSeconds: 5, sampleIntervalMs: 1000 },
   /** Bytes of encoded answers the response cache keeps (SQLite only; 0 turns it off). */
-  responseCacheBytes: 8 * 1024 * 1024,
+  responseCacheBytes: 4 * 1024 * 1024,
   /** How often database keys are reloaded and their last use written. */
   keySyncIntervalMs: 1000,
   /** How long the first answer to an Idempotency-Key is kept, and how often expired ones go. */

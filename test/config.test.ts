@@ -16,7 +16,7 @@ t.test('defaults', async (t) => {
     trustProxy: false,
     timeouts: { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 72_000, connectionMs: 120_000, shutdownGraceMs: 10_000 },
     pressure: { maxEventLoopDelayMs: 200, maxEventLoopUtilization: 0, maxHeapUsedBytes: 0 },
-    responseCacheBytes: 8 * 1024 * 1024
+    responseCacheBytes: 4 * 1024 * 1024
   })
 })
 

@@ -34,8 +34,18 @@ export function encoded (text: string): Buffer {
   return buffer
 }
 
+/**
+ * How many URLs the cache remembers having seen once. An answer is kept only when its URL
+ * is asked for again (the "doorkeeper" of TinyLFU): pages read once, such as a crawl
+ * through random cursors, never enter, so they neither push out the answers read over and
+ * over nor fill memory with entries that are thrown away unused.
+ * @see https://arxiv.org/abs/1512.00727
+ */
+const SEEN_ONCE_MAX = 4096
+
 export class ResponseCache {
   readonly #entries: LRUCache<string, CachedAnswer>
+  readonly #seenOnce = new Set<string>()
   #version: DatabaseVersion | undefined
 
   constructor (private readonly readVersion: () => DatabaseVersion, maxBytes: number) {
@@ -62,6 +72,18 @@ export class ResponseCache {
   /** The answer kept for `key`; call `version()` first, in the same turn. */
   get (key: string): CachedAnswer | undefined {
     return this.#entries.get(key)
+  }
+
+  /**
+   * Whether an answer for `key`, which missed, is worth keeping: true from its second miss
+   * on. Asked before the answer is encoded, so a page read once costs nothing extra.
+   */
+  admits (key: string): boolean {
+    if (this.#seenOnce.delete(key)) return true
+    // Forgotten all at once when full: a URL asked for often is soon seen again.
+    if (this.#seenOnce.size >= SEEN_ONCE_MAX) this.#seenOnce.clear()
+    this.#seenOnce.add(key)
+    return false
   }
 
   /** Keeps an answer read at `version`, unless the database has moved since. */

@@ -99,8 +99,9 @@ function idempotent (app: FastifyInstance, operationId: string, handler: Handler
 /**
  * The handler of a read, through the response cache: a kept answer is sent as it was,
  * headers and entity tag included (the ETag hook then has nothing to compute); otherwise
- * the handler runs and its 200 is kept, keyed by the URL, which is all a read depends on
- * (the key check and validation have run before, on every request).
+ * the handler runs and its 200 is kept (from the URL's second request on: see
+ * ResponseCache.admits), keyed by the URL, which is all a read depends on (the key check
+ * and validation have run before, on every request).
  */
 function cached (cache: ResponseCache, handler: Handler): Handler {
   return async function cachedHandler (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
@@ -110,6 +111,7 @@ function cached (cache: ResponseCache, handler: Handler): Handler {
       reply.headers(hit.headers).header('etag', hit.etag)
       return hit.body
     }
+    if (!cache.admits(request.url)) return handler.call(this, request, reply)
     const before = new Set(Object.keys(reply.getHeaders()))
     const payload = await handler.call(this, request, reply)
     if (reply.statusCode !== 200) return payload

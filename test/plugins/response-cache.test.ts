@@ -23,6 +23,8 @@ const create = (app: FastifyInstance, name: string) =>
   app.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: { name, categoryId: 1 } })
 const read = (app: FastifyInstance, url: string, headers: Record<string, string> = {}) =>
   app.inject({ url, headers: { ...AUTH, ...headers } })
+/** A read asked for twice, so that its answer is in the cache (ResponseCache.admits). */
+const readCached = async (app: FastifyInstance, url: string) => { await read(app, url); return read(app, url) }
 const names = (body: string) => (JSON.parse(body) as Array<{ name: string }>).map((pet) => pet.name)
 
 async function queries (app: FastifyInstance): Promise<number> {
@@ -30,12 +32,16 @@ async function queries (app: FastifyInstance): Promise<number> {
   return metric.values.filter((value) => (value as { metricName?: string }).metricName?.endsWith('_count')).reduce((sum, value) => sum + value.value, 0)
 }
 
-t.test('a read is cached on SQLite only, and a repeated read costs no query', async (t) => {
+t.test('a read is cached on SQLite only, from its second request on, and then costs no query', async (t) => {
   // No key sync during the test: its queries would be counted too.
   const app = await build(t, { metrics: true, keySyncIntervalMs: 3_600_000 })
   t.equal(app.responseCache !== undefined, !postgres, postgres ? 'no cache on PostgreSQL' : 'a cache on SQLite')
   await create(app, 'Rex')
+  const once = await read(app, '/v1/pets?limit=1')
+  t.equal(app.responseCache?.size ?? 0, 0, 'a URL read once is not kept')
   const first = await read(app, '/v1/pets?limit=1')
+  t.equal(first.body, once.body)
+  t.equal(app.responseCache?.size ?? 0, postgres ? 0 : 1, 'asked for again, it is kept')
   const before = await queries(app)
   const again = await read(app, '/v1/pets?limit=1')
   t.equal(again.statusCode, 200)
@@ -53,6 +59,7 @@ t.test('a read is cached on SQLite only, and a repeated read costs no query', as
 t.test('a cached page keeps its Link header; the request-specific headers are fresh', async (t) => {
   const app = await build(t)
   for (const name of ['A', 'B', 'C']) await create(app, name)
+  await read(app, '/v1/pets?limit=2')
   const first = await read(app, '/v1/pets?limit=2', { 'x-request-id': 'first' })
   const again = await read(app, '/v1/pets?limit=2', { 'x-request-id': 'again' })
   t.match(first.headers.link, /rel="next"/)
@@ -67,17 +74,18 @@ t.test('a cached page keeps its Link header; the request-specific headers are fr
 t.test('a write through the API is visible at once', async (t) => {
   const app = await build(t)
   await create(app, 'First')
-  const page = await read(app, '/v1/pets')
+  const page = await readCached(app, '/v1/pets')
   t.same(names(page.body), ['First'])
-  t.equal((await read(app, '/v1/pets/2')).statusCode, 404)
+  t.equal((await readCached(app, '/v1/pets/2')).statusCode, 404)
   await create(app, 'Second')
   const after = await read(app, '/v1/pets')
   t.same(names(after.body), ['First', 'Second'], 'the last page shows the new pet')
   t.not(after.headers.etag, page.headers.etag, 'with a new tag')
   t.equal((await read(app, '/v1/pets?limit=20', { 'if-none-match': page.headers.etag as string })).statusCode, 200, 'the old tag no longer matches')
   t.equal((await read(app, '/v1/pets/2')).statusCode, 200, 'a pet that was missing is found')
+  t.same(JSON.parse((await readCached(app, '/v1/store/orders')).body), [])
   await app.inject({ method: 'POST', url: '/v1/store/orders', headers: JSON_HEADERS, payload: { petId: 1, quantity: 1 } })
-  t.equal(JSON.parse((await read(app, '/v1/store/orders')).body).length, 1, 'an order placed is listed at once')
+  t.equal(JSON.parse((await readCached(app, '/v1/store/orders')).body).length, 1, 'an order placed is listed at once')
   await app.inject({ method: 'DELETE', url: '/v1/store/orders/1', headers: AUTH })
   t.same(JSON.parse((await read(app, '/v1/store/orders')).body), [], 'a cancelled order is gone at once')
 })
@@ -87,10 +95,11 @@ t.test('a write by another instance on the same database is visible at once', as
   const one = await build(t, { database: { url } })
   const other = await build(t, { database: { url } })
   await create(one, 'First')
-  t.same(names((await read(other, '/v1/pets')).body), ['First'])
-  t.same(names((await read(one, '/v1/pets')).body), ['First'])
+  t.same(names((await readCached(other, '/v1/pets')).body), ['First'])
+  t.same(names((await readCached(one, '/v1/pets')).body), ['First'])
   await create(other, 'Second')
   t.same(names((await read(one, '/v1/pets')).body), ['First', 'Second'], 'the other instance sees it on its very next read')
+  t.same(names((await read(one, '/v1/pets')).body), ['First', 'Second'])
   await create(one, 'Third')
   t.same(names((await read(other, '/v1/pets')).body), ['First', 'Second', 'Third'])
 })
@@ -99,8 +108,9 @@ t.test('a change by another program is visible at once, even to a row the API ne
   const file = join(tempDir(t), 'petstore.db')
   const app = await build(t, { database: { url: file } })
   await create(app, 'Rex')
-  t.equal(JSON.parse((await read(app, '/v1/pets/1')).body).name, 'Rex')
-  t.same(names((await read(app, '/v1/pets')).body), ['Rex'])
+  t.equal(JSON.parse((await readCached(app, '/v1/pets/1')).body).name, 'Rex')
+  t.same(names((await readCached(app, '/v1/pets')).body), ['Rex'])
+  t.equal(app.responseCache?.size, 2, 'both answers are in the cache')
   const sqlite = new SQLite(file)
   t.teardown(() => sqlite.close())
   sqlite.prepare("update pets set name = 'Renamed' where id = 1").run()
@@ -140,4 +150,14 @@ t.test('the cache holds no more than its size', async (t) => {
   for (let i = 0; i < 100; i++) cache.keep(`/v1/pets/${i}`, version, { body: Buffer.alloc(1000), etag: '"x"', headers: {} })
   t.ok(cache.size <= 10, `${cache.size} answers kept`)
   t.ok(cache.get('/v1/pets/99'), 'the newest are kept')
+})
+
+t.test('an answer is kept from its second miss on; URLs read once are forgotten, all at once, when too many', async (t) => {
+  const cache = new ResponseCache(() => [1, 0], 1 << 20)
+  t.equal(cache.admits('/v1/pets'), false, 'first miss: remembered, not kept')
+  t.equal(cache.admits('/v1/pets'), true, 'second miss: kept')
+  t.equal(cache.admits('/v1/pets'), false, 'then remembered afresh, should it be pushed out and missed again')
+  for (let i = 0; i < 4096; i++) cache.admits(`/v1/pets/${i}`)
+  t.equal(cache.admits('/v1/pets/0'), false, 'past 4096 URLs seen once, they are all forgotten')
+  t.equal(cache.admits('/v1/pets/0'), true)
 })

@@ -185,6 +185,7 @@ const fixed = (value: number, digits = 0) => Number.isFinite(value) ? value.toFi
 const cell = (runs: Result[] | undefined) => runs === undefined ? '' : fixed(rps(runs))
 const times = (runs: Result[], against: Result[] | undefined) => against === undefined ? '' : `${fixed(ratio(runs, against), 2)}×`
 
+let finished = false
 const servers: Partial<Record<Peer, ServerProcess>> = {}
 const scaled: Partial<Record<'small' | 'large', ServerProcess>> = {}
 try {
@@ -244,7 +245,10 @@ try {
   console.log(`| peak RSS under that load | ${fixed(rss.service!)} MiB (no cache ${fixed(rss.uncached!)}, express ${fixed(rss.express!)}, baseline ${fixed(rss.baseline!)}, ceiling ${fixed(rss.ceiling!)}) | ≤ 120 MiB |`)
   console.log(`| \`npm start\` to the first 200, ${sizes.large} pets, one core | ${fixed(median(starts), 2)} s (runs: ${starts.map((s) => s.toFixed(2)).join(', ')}) | ≤ 1.0 s |`)
   console.log(`| every read at ${sizes.large} pets vs at ${sizes.small} | within ${fixed(Math.max(...slowdowns), 2)}× | ≤ 1.15× |`)
+  finished = true
 } finally {
   for (const server of [...Object.values(servers), ...Object.values(scaled)]) server.child.kill('SIGTERM')
-  rmSync(dir, { recursive: true, force: true })
+  // A failed run keeps the servers' logs (server-N.log) and databases, to see why.
+  if (finished) rmSync(dir, { recursive: true, force: true })
+  else console.error(`the servers' logs and databases are kept in ${dir}`)
 }

@@ -43,7 +43,10 @@ export async function measure (base: string, scenario: Scenario, options: { seco
   })
   const expected304 = scenario.status === 304 ? (result as any)['3xx'] ?? 0 : 0
   const failures = result.errors + result.timeouts + result.non2xx - expected304
-  if (failures > 0) throw new Error(`${scenario.name} on ${base}: ${failures} failed requests`)
+  if (failures > 0) {
+    const statuses = JSON.stringify((result as any).statusCodeStats ?? {})
+    throw new Error(`${scenario.name} on ${base}: ${failures} failed requests (${result.errors} errors, ${result.timeouts} timeouts, statuses ${statuses})`)
+  }
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 }
 }
 

@@ -43,8 +43,6 @@ export function encoded (text: string): Buffer {
  */
 const SEEN_ONCE_MAX = 4096
 
-const ENTRY_OVERHEAD_BYTES = 1200
-
 export class ResponseCache {
   readonly #entries: LRUCache<string, CachedAnswer>
   readonly #seenOnce = new Set<string>()
@@ -53,11 +51,7 @@ export class ResponseCache {
   constructor (private readonly readVersion: () => DatabaseVersion, maxBytes: number) {
     this.#entries = new LRUCache({
       maxSize: maxBytes,
-      // What an entry costs beside its body and key: the Buffer's objects and allocation,
-      // the entity tag, the headers object, the LRU's slots. Measured at about 1.3 KiB of
-      // RSS per entry for getPet's small answers; counting 200 bytes let the cache hold five
-      // times its stated size (docs/performance.md).
-      sizeCalculation: (answer, key) => answer.body.length + key.length + ENTRY_OVERHEAD_BYTES
+      sizeCalculation: (answer, key) => answer.body.length + key.length + 200
     })
   }
 

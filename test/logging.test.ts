@@ -40,6 +40,30 @@ t.test('no key ever reaches the log, at any level', async (t) => {
   }
 })
 
+t.test('no key reaches the log when a request or a set of headers is logged whole', async (t) => {
+  const log = capture()
+  const app = await build(t, { logger: { ...loggerOptions({ level: 'info', format: 'json' }, false), stream: log.stream } })
+  const authorization = `Bearer ${TEST_KEY}`
+  app.get('/v1/logs-whole', async (request) => {
+    request.log.info({ req: request }, 'as req')
+    request.log.info({ request }, 'as request')
+    request.log.info({ headers: request.headers }, 'as headers')
+    request.log.info({ err: Object.assign(new Error('upstream'), { headers: { authorization } }) }, 'as err')
+    request.log.info({ error: { headers: { authorization } } }, 'as error')
+    return 'logged'
+  })
+  const res = await app.inject({ url: '/v1/logs-whole', headers: { authorization } })
+  t.equal(res.statusCode, 200)
+  t.equal(log.lines.filter((line) => String(line.msg).startsWith('as ')).length, 5, 'every line written')
+  t.notOk(log.raw().includes(TEST_KEY), 'the key is nowhere in the log')
+  const line = (msg: string) => log.lines.find((line) => line.msg === msg)!
+  t.match(line('as request').request, { method: 'GET', url: '/v1/logs-whole' })
+  t.equal(line('as request').request.headers, undefined, 'a request is logged without its headers')
+  t.equal(line('as headers').headers.authorization, '[redacted]')
+  t.equal(line('as err').err.headers.authorization, '[redacted]')
+  t.equal(line('as error').error.headers.authorization, '[redacted]')
+})
+
 t.test('a credential sent as a query parameter never reaches the log', async (t) => {
   const log = capture()
   const app = await build(t, { logger: { ...loggerOptions({ level: 'info', format: 'json' }, false), stream: log.stream } })

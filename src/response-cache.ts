@@ -18,20 +18,23 @@ export type DatabaseVersion = readonly [number, number]
 
 export interface CachedAnswer {
   /**
-   * In a Buffer of its own (`encoded`): small Buffers are otherwise slices of shared 8 KiB
-   * slabs, and a kept slice keeps its whole slab alive; a kept string is often a rope of
-   * the serializer's pieces. Either multiplied the cache's real memory.
+   * JSON text in a string of its own (`flat`). A string rather than a Buffer: it costs
+   * about a quarter less memory (no ArrayBuffer and backing store beside it), and Node
+   * writes a string body in one system call with the status line and headers, where a
+   * Buffer is a second piece of a `writev`.
    */
-  body: Buffer
+  body: string
   etag: string
   headers: Readonly<Record<string, string>>
 }
 
-/** `text` as UTF-8, in memory of its own. */
-export function encoded (text: string): Buffer {
-  const buffer = Buffer.allocUnsafeSlow(Buffer.byteLength(text))
-  buffer.write(text)
-  return buffer
+/**
+ * `text` as one flat string of its own. A serializer's output is often a rope of its
+ * pieces, and a slice keeps its whole parent alive; kept as they are, either multiplied
+ * the cache's real memory. Decoding a fresh encoding gives a new, flat string.
+ */
+export function flat (text: string): string {
+  return Buffer.from(text).toString()
 }
 
 /**

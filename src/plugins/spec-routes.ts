@@ -21,7 +21,7 @@ import { operationHooks, type Clock } from '../openapi/operation-hooks.ts'
 import { routeSchema } from '../openapi/route-schema.ts'
 import { needsBearerKey } from '../openapi/security.ts'
 import { notFound } from './errors.ts'
-import { encoded, type ResponseCache } from '../response-cache.ts'
+import { flat, type ResponseCache } from '../response-cache.ts'
 import { requestHash } from './idempotency.ts'
 
 type Handler = RouteHandlerMethod<any, any, any, any>
@@ -117,7 +117,7 @@ function cached (cache: ResponseCache, handler: Handler): Handler {
     if (reply.statusCode !== 200) return payload
     // Serialized here as Fastify would: text as it is, anything else by the route's schema.
     const text = typeof payload === 'string' || Buffer.isBuffer(payload)
-    const body = encoded(text ? String(payload) : reply.serialize(payload) as string)
+    const body = flat(text ? String(payload) : reply.serialize(payload) as string)
     if (!reply.hasHeader('content-type')) reply.type(text ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8')
     const etag = entityTag(body)
     const headers = Object.fromEntries(Object.entries(reply.getHeaders())

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
-import { ResponseCache, type DatabaseVersion } from '../../src/response-cache.ts'
+import { flat, ResponseCache, type DatabaseVersion } from '../../src/response-cache.ts'
 import { AUTH, build, JSON_HEADERS, TEST_DATABASE, testDatabaseUrl } from '../helper.ts'
 import { tempDir } from '../process-helper.ts'
 
@@ -54,6 +54,18 @@ t.test('a read is cached on SQLite only, from its second request on, and then co
   t.equal(revalidated.statusCode, 304, 'a cached answer revalidates to 304')
   t.equal(revalidated.body, '')
   t.equal(revalidated.headers.etag, first.headers.etag)
+})
+
+t.test('a cached answer is the same bytes, any character included', async (t) => {
+  const app = await build(t)
+  const name = 'Émile 🐕 \u2028 "quoted" \\'
+  t.equal((await create(app, name)).statusCode, 201)
+  const fresh = await read(app, '/v1/pets/1')
+  const kept = await readCached(app, '/v1/pets/1')
+  t.equal(JSON.parse(kept.body).name, name)
+  t.same(kept.rawPayload, fresh.rawPayload, 'byte for byte')
+  t.equal(kept.headers['content-length'], String(fresh.rawPayload.length))
+  t.equal(kept.headers.etag, fresh.headers.etag)
 })
 
 t.test('a cached page keeps its Link header; the request-specific headers are fresh', async (t) => {
@@ -130,7 +142,7 @@ t.test('RESPONSE_CACHE_MB=0 turns the cache off', async (t) => {
 t.test('an answer read before the database moved is not kept', async (t) => {
   let version: DatabaseVersion = [1, 0]
   const cache = new ResponseCache(() => version, 1 << 20)
-  const answer = { body: Buffer.from('[]'), etag: '"x"', headers: {} }
+  const answer = { body: '[]', etag: '"x"', headers: {} }
   const before = cache.version()
   t.equal(cache.version(), before, 'the same version while nothing moves')
   version = [1, 1]
@@ -144,10 +156,15 @@ t.test('an answer read before the database moved is not kept', async (t) => {
   t.equal(cache.get('/v1/pets'), undefined, 'another connection committed: emptied')
 })
 
+t.test('flat: the same text, any character included', async (t) => {
+  for (const text of ['', '[]', '{"name":"Émile 🐕"}', 'a'.repeat(10_000) + 'ü']) t.equal(flat(text), text)
+  t.equal(flat(['{"a":', '1}'].join('')), '{"a":1}')
+})
+
 t.test('the cache holds no more than its size', async (t) => {
   const cache = new ResponseCache(() => [1, 0], 10_000)
   const version = cache.version()
-  for (let i = 0; i < 100; i++) cache.keep(`/v1/pets/${i}`, version, { body: Buffer.alloc(1000), etag: '"x"', headers: {} })
+  for (let i = 0; i < 100; i++) cache.keep(`/v1/pets/${i}`, version, { body: 'x'.repeat(1000), etag: '"x"', headers: {} })
   t.ok(cache.size <= 10, `${cache.size} answers kept`)
   t.ok(cache.get('/v1/pets/99'), 'the newest are kept')
 })

@@ -51,6 +51,14 @@ const result = await build({
   plugins: [ownImportMetaUrl],
   // CommonJS packages inside an ES module bundle still call `require` for Node's modules.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  // V8 keeps a module's whole source in memory (to compile functions when first called),
+  // two bytes a character once a comment holds one non-ASCII character: the readable
+  // bundle cost 5.2 MiB of heap, this one about a quarter of that. Names are kept, so
+  // stack traces still name functions; `node --enable-source-maps dist/server.js` maps
+  // their positions back to the sources through dist/server.js.map.
+  minifyWhitespace: true,
+  // License comments (one holds a non-ASCII name) go to dist/server.js.LEGAL.txt.
+  legalComments: 'external',
   sourcemap: true,
   metafile: true,
   logLevel: 'warning'

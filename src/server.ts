@@ -8,12 +8,19 @@ import { loadConfig, type Config } from './config.ts'
 import { announceFirstRunKey, ensureFirstRunKey } from './first-run.ts'
 import { loggerOptions } from './logger.ts'
 import { startMetricsServer } from './metrics-server.ts'
+import { startFailure } from './start-failure.ts'
 
 let config: Config
 try {
   config = loadConfig()
 } catch (error) {
   console.error(`Invalid configuration: ${(error as Error).message}`)
+  process.exit(1)
+}
+
+/** A start that cannot go on: why, in one line, and exit 1 (the database closes with the process). */
+function cannotStart (error: unknown): never {
+  console.error(`Cannot start: ${startFailure(error, config)}`)
   process.exit(1)
 }
 
@@ -29,7 +36,7 @@ const app = await buildApp({
   timeouts: config.timeouts,
   metrics: config.metricsPort !== undefined,
   responseCacheBytes: config.responseCacheBytes
-})
+}).catch(cannotStart)
 
 // SIGTERM or SIGINT: stop accepting connections, let in-flight requests finish (new ones
 // on open connections get 503), close the database cleanly, exit 0. Past the grace
@@ -42,7 +49,7 @@ closeWithGrace({ delay: config.timeouts.shutdownGraceMs }, async ({ signal, err 
   await app.close()
 })
 
-const address = await app.listen({ port: config.port, host: config.host })
+const address = await app.listen({ port: config.port, host: config.host }).catch(cannotStart)
 if (config.metricsPort !== undefined) {
   const metrics = await startMetricsServer(app.prometheus!.registry, config.metricsPort, config.host)
   metricsServer = metrics.server

@@ -4,7 +4,8 @@
  */
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import t from 'tap'
 import { until } from './helper.ts'
@@ -66,13 +67,40 @@ t.test('with METRICS_PORT, metrics are served on their own listener, not on the 
   t.equal((await fetch(metricsUrl.replace('/metrics', '/v1/pets'))).status, 404, 'the metrics port has nothing else')
 })
 
-t.test('a bad setting stops the start with a message naming it', async (t) => {
+/** Starts the sources with `env`, expecting the start to fail: its exit code and what it said on stderr. */
+async function failedStart (env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: root, env: { ...CHILD_ENV, PORT: 'eighty' }, stdio: ['ignore', 'pipe', 'pipe']
+    cwd: root, env: { ...CHILD_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe']
   })
   let stderr = ''
   child.stderr.on('data', (chunk) => { stderr += chunk })
   const [code] = await once(child, 'exit')
+  return { code, stderr }
+}
+
+t.test('a bad setting stops the start with a message naming it', async (t) => {
+  const { code, stderr } = await failedStart({ PORT: 'eighty' })
   t.equal(code, 1)
   t.match(stderr, /Invalid configuration: .*PORT must be integer/)
+})
+
+t.test('a port already in use stops the start with one line saying so, not a stack trace', async (t) => {
+  const holder = createServer()
+  holder.listen(0, '127.0.0.1')
+  await once(holder, 'listening')
+  t.teardown(() => { holder.close() })
+  const { port } = holder.address() as AddressInfo
+  const { code, stderr } = await failedStart({ DATABASE_URL: join(tempDir(t), 'petstore.db'), HOST: '127.0.0.1', PORT: String(port) })
+  t.equal(code, 1)
+  t.equal(stderr, `Cannot start: port ${port} on 127.0.0.1 is already in use; stop what holds it, or set PORT to another\n`)
+})
+
+t.test('a database that cannot be opened stops the start with one line naming it', async (t) => {
+  // A path under a file: its directory cannot be made.
+  const file = join(tempDir(t), 'a-file')
+  writeFileSync(file, '')
+  const path = join(file, 'petstore.db')
+  const { code, stderr } = await failedStart({ DATABASE_URL: path })
+  t.equal(code, 1)
+  t.equal(stderr, `Cannot start: the database ${path} could not be opened: EEXIST: file already exists, mkdir '${file}'\n`)
 })

@@ -46,6 +46,23 @@ export function versionOf (db: Kysely<Database>): (() => DatabaseVersion) | unde
 
 export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//i.test(url)
 
+/**
+ * The database a URL names, for messages: a SQLite path, or a PostgreSQL URL without its
+ * credentials (user, password, and the query, which may carry a password too).
+ */
+export function describeDatabase (url: string): string {
+  if (!isPostgresUrl(url)) return url.replace(/^sqlite:/, '')
+  try {
+    const parsed = new URL(url)
+    parsed.username = ''
+    parsed.password = ''
+    parsed.search = ''
+    return parsed.href
+  } catch {
+    return 'the PostgreSQL database'
+  }
+}
+
 export async function connect (options: DatabaseOptions): Promise<Kysely<Database>> {
   return isPostgresUrl(options.url) ? await connectPostgres(options) : connectSqlite(options)
 }

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Kysely } from 'kysely'
-import { connect, poolOf, type DatabaseOptions } from '../database/connect.ts'
+import { connect, describeDatabase, poolOf, type DatabaseOptions } from '../database/connect.ts'
 import { migrateToLatest } from '../database/migrate.ts'
 import type { Database } from '../database/schema.ts'
 
@@ -14,12 +14,17 @@ declare module 'fastify' {
   }
 }
 
+/** An error of opening or migrating, naming the database, so a failed start says which. */
+function cannotOpen (url: string, error: unknown): Error {
+  return new Error(`the database ${describeDatabase(url)} could not be opened: ${(error as Error).message}`, { cause: error })
+}
+
 export default fp(async function database (app: FastifyInstance, options: DatabaseOptions) {
   const db = await connect({
     ...options,
     onConnectionError: (error) => app.log.warn({ err: error }, 'database connection lost'),
     onQuery: app.prometheus?.observeQuery
-  })
+  }).catch((error) => { throw cannotOpen(options.url, error) })
   const pool = poolOf(db)
   if (pool !== undefined) app.prometheus?.watchPool(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }))
   try {
@@ -28,7 +33,7 @@ export default fp(async function database (app: FastifyInstance, options: Databa
     }
   } catch (error) {
     await db.destroy()
-    throw error
+    throw cannotOpen(options.url, error)
   }
   app.decorate('db', db)
   app.addHook('onClose', async () => db.destroy())

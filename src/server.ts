@@ -19,9 +19,11 @@ try {
 }
 
 /** A start that cannot go on: why, in one line, and exit 1 (the database closes with the process). */
-function cannotStart (error: unknown): never {
-  console.error(`Cannot start: ${startFailure(error, config)}`)
-  process.exit(1)
+function cannotStart (portSetting: string) {
+  return (error: unknown): never => {
+    console.error(`Cannot start: ${startFailure(error, portSetting)}`)
+    process.exit(1)
+  }
 }
 
 const app = await buildApp({
@@ -36,7 +38,7 @@ const app = await buildApp({
   timeouts: config.timeouts,
   metrics: config.metricsPort !== undefined,
   responseCacheBytes: config.responseCacheBytes
-}).catch(cannotStart)
+}).catch(cannotStart('PORT'))
 
 // SIGTERM or SIGINT: stop accepting connections, let in-flight requests finish (new ones
 // on open connections get 503), close the database cleanly, exit 0. Past the grace
@@ -49,9 +51,9 @@ closeWithGrace({ delay: config.timeouts.shutdownGraceMs }, async ({ signal, err 
   await app.close()
 })
 
-const address = await app.listen({ port: config.port, host: config.host }).catch(cannotStart)
+const address = await app.listen({ port: config.port, host: config.host }).catch(cannotStart('PORT'))
 if (config.metricsPort !== undefined) {
-  const metrics = await startMetricsServer(app.prometheus!.registry, config.metricsPort, config.host)
+  const metrics = await startMetricsServer(app.prometheus!.registry, config.metricsPort, config.host).catch(cannotStart('METRICS_PORT'))
   metricsServer = metrics.server
   app.log.info({ metricsUrl: metrics.url }, `Prometheus metrics on ${metrics.url}`)
 }

@@ -7,7 +7,7 @@ import { once } from 'node:events'
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { until } from './helper.ts'
 import { CHILD_ENV, startServer, tempDir } from './process-helper.ts'
 
@@ -84,15 +84,29 @@ t.test('a bad setting stops the start with a message naming it', async (t) => {
   t.match(stderr, /Invalid configuration: .*PORT must be integer/)
 })
 
-t.test('a port already in use stops the start with one line saying so, not a stack trace', async (t) => {
+/** A port on 127.0.0.1 held by another listener until the test ends. */
+async function heldPort (t: Test): Promise<number> {
   const holder = createServer()
   holder.listen(0, '127.0.0.1')
   await once(holder, 'listening')
   t.teardown(() => { holder.close() })
-  const { port } = holder.address() as AddressInfo
+  return (holder.address() as AddressInfo).port
+}
+
+t.test('a port already in use stops the start with one line saying so, not a stack trace', async (t) => {
+  const port = await heldPort(t)
   const { code, stderr } = await failedStart({ DATABASE_URL: join(tempDir(t), 'petstore.db'), HOST: '127.0.0.1', PORT: String(port) })
   t.equal(code, 1)
   t.equal(stderr, `Cannot start: port ${port} on 127.0.0.1 is already in use; stop what holds it, or set PORT to another\n`)
+})
+
+t.test('so does a metrics port already in use, naming METRICS_PORT', async (t) => {
+  const port = await heldPort(t)
+  const { code, stderr } = await failedStart({
+    DATABASE_URL: join(tempDir(t), 'petstore.db'), PETSTORE_API_KEYS: 'metrics-test-key-not-a-secret-0', HOST: '127.0.0.1', PORT: '0', METRICS_PORT: String(port)
+  })
+  t.equal(code, 1)
+  t.equal(stderr, `Cannot start: port ${port} on 127.0.0.1 is already in use; stop what holds it, or set METRICS_PORT to another\n`)
 })
 
 t.test('a database that cannot be opened stops the start with one line naming it', async (t) => {

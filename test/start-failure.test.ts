@@ -7,18 +7,18 @@ import t from 'tap'
 import { describeDatabase } from '../src/database/connect.ts'
 import { startFailure } from '../src/start-failure.ts'
 
-const listenError = (code: string) => Object.assign(new Error(`listen ${code}`), { code, syscall: 'listen' })
-const at = { host: '10.1.2.3', port: 80 }
+const listenError = (code: string) => Object.assign(new Error(`listen ${code}`), { code, syscall: 'listen', address: '10.1.2.3', port: 80 })
 
 t.test('a listen error says what to change', async (t) => {
-  t.equal(startFailure(listenError('EADDRINUSE'), at), 'port 80 on 10.1.2.3 is already in use; stop what holds it, or set PORT to another')
-  t.equal(startFailure(listenError('EACCES'), at), 'not allowed to listen on port 80; ports below 1024 need privileges, set PORT to 1024 or above')
-  t.equal(startFailure(listenError('EADDRNOTAVAIL'), at), '10.1.2.3 is not an address of this machine; set HOST to one that is, or to 0.0.0.0')
+  t.equal(startFailure(listenError('EADDRINUSE')), 'port 80 on 10.1.2.3 is already in use; stop what holds it, or set PORT to another')
+  t.equal(startFailure(listenError('EADDRINUSE'), 'METRICS_PORT'), 'port 80 on 10.1.2.3 is already in use; stop what holds it, or set METRICS_PORT to another')
+  t.equal(startFailure(listenError('EACCES')), 'not allowed to listen on port 80; ports below 1024 need privileges, set PORT to 1024 or above')
+  t.equal(startFailure(listenError('EADDRNOTAVAIL')), '10.1.2.3 is not an address of this machine; set HOST to one that is, or to 0.0.0.0')
 })
 
 t.test('any other error is its message', async (t) => {
-  t.equal(startFailure(Object.assign(new Error('permission denied, open x'), { code: 'EACCES', syscall: 'open' }), at), 'permission denied, open x')
-  t.equal(startFailure('a string', at), 'a string')
+  t.equal(startFailure(Object.assign(new Error('permission denied, open x'), { code: 'EACCES', syscall: 'open' })), 'permission denied, open x')
+  t.equal(startFailure('a string'), 'a string')
 })
 
 t.test('a database is named without its credentials', async (t) => {

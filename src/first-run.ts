@@ -9,7 +9,7 @@
 import { chmod, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
-import { isPostgresUrl } from './database/connect.ts'
+import { isPostgresUrl, sqlitePath } from './database/connect.ts'
 import { createApiKey } from './repositories/api-keys.ts'
 
 /** Makes and returns a key when none is configured; undefined otherwise. */
@@ -36,7 +36,7 @@ export function firstRunMessage (key: string, baseUrl: string): string {
 
 /** Beside the SQLite database; in the working directory for PostgreSQL or a database in memory. */
 export function firstRunKeyFile (databaseUrl: string, cwd = process.cwd()): string {
-  const path = databaseUrl.replace(/^sqlite:/, '')
+  const path = sqlitePath(databaseUrl)
   const folder = isPostgresUrl(databaseUrl) || path === ':memory:' ? cwd : dirname(resolve(cwd, path))
   return join(folder, 'first-run-key.txt')
 }

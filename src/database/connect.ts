@@ -46,12 +46,15 @@ export function versionOf (db: Kysely<Database>): (() => DatabaseVersion) | unde
 
 export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//i.test(url)
 
+/** The file (or `:memory:`) a SQLite URL names: the URL itself, less any `sqlite:`. */
+export const sqlitePath = (url: string) => url.replace(/^sqlite:/, '')
+
 /**
  * The database a URL names, for messages: a SQLite path, or a PostgreSQL URL without its
  * credentials (user, password, and the query, which may carry a password too).
  */
 export function describeDatabase (url: string): string {
-  if (!isPostgresUrl(url)) return url.replace(/^sqlite:/, '')
+  if (!isPostgresUrl(url)) return sqlitePath(url)
   try {
     const parsed = new URL(url)
     parsed.username = ''
@@ -80,7 +83,7 @@ async function connectPostgres (options: DatabaseOptions): Promise<Kysely<Databa
 }
 
 function connectSqlite (options: DatabaseOptions): Kysely<Database> {
-  const path = options.url.replace(/^sqlite:/, '')
+  const path = sqlitePath(options.url)
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   const sqlite = new SQLite(path)
   sqlite.pragma('journal_mode = WAL')

@@ -44,8 +44,10 @@ export interface AppOptions {
   rateLimit?: Partial<RateLimitOptions>
   /** A Redis server shared by every instance for rate-limit counts. */
   redisUrl?: string
+  /** A Redis command slower than this counts as Redis failing. */
+  redisCommandTimeoutMs?: number
   pressure?: Partial<PressureOptions>
-  timeouts?: Partial<Record<'requestMs' | 'headersMs' | 'keepAliveMs' | 'connectionMs', number>>
+  timeouts?: Partial<Record<'requestMs' | 'headersMs' | 'keepAliveMs' | 'connectionMs' | 'responseMs', number>>
   /** Collect Prometheus metrics (`app.prometheus.registry`); server.ts serves them on METRICS_PORT. */
   metrics?: boolean
   /** Another OpenAPI document and its handlers, in place of the service's own (tests use fixtures). */

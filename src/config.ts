@@ -18,6 +18,14 @@ interface Env {
   BODY_LIMIT: number
   SQLITE_SYNCHRONOUS: 'FULL' | 'NORMAL'
   DATABASE_POOL_SIZE: number
+  DATABASE_CONNECT_TIMEOUT_MS: number
+  DATABASE_STATEMENT_TIMEOUT_MS: number
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: number
+  DATABASE_KEEPALIVE_MS: number
+  SQLITE_LOCK_TIMEOUT_MS: number
+  RESPONSE_TIMEOUT_MS: number
+  REDIS_COMMAND_TIMEOUT_MS: number
+  METRICS_HOST: string
   REDIS_URL: string
   RATE_LIMIT_MAX: number
   RATE_LIMIT_ANON_MAX: number
@@ -47,6 +55,14 @@ const schema: JSONSchemaType<Env> = {
     BODY_LIMIT: { type: 'integer', minimum: 1, maximum: 10 * 1024 * 1024, default: DEFAULTS.bodyLimit },
     SQLITE_SYNCHRONOUS: { type: 'string', enum: ['FULL', 'NORMAL'], default: DEFAULTS.sqliteSynchronous },
     DATABASE_POOL_SIZE: { type: 'integer', minimum: 1, maximum: 1000, default: DEFAULTS.poolSize },
+    DATABASE_CONNECT_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 600_000, default: DEFAULTS.database.connectTimeoutMs },
+    DATABASE_STATEMENT_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 600_000, default: DEFAULTS.database.statementTimeoutMs },
+    DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 3_600_000, default: DEFAULTS.database.idleInTransactionTimeoutMs },
+    DATABASE_KEEPALIVE_MS: { type: 'integer', minimum: 1000, maximum: 3_600_000, default: DEFAULTS.database.keepAliveDelayMs },
+    SQLITE_LOCK_TIMEOUT_MS: { type: 'integer', minimum: 0, maximum: 60_000, default: DEFAULTS.database.lockTimeoutMs },
+    RESPONSE_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 600_000, default: DEFAULTS.timeouts.responseMs },
+    REDIS_COMMAND_TIMEOUT_MS: { type: 'integer', minimum: 10, maximum: 60_000, default: DEFAULTS.redisCommandTimeoutMs },
+    METRICS_HOST: { type: 'string', minLength: 1, default: DEFAULTS.metricsHost },
     REDIS_URL: { type: 'string', default: '', pattern: '^(rediss?://.+)?$' },
     RATE_LIMIT_MAX: { type: 'integer', minimum: 0, default: DEFAULTS.rateLimit.perKey },
     RATE_LIMIT_ANON_MAX: { type: 'integer', minimum: 1, default: DEFAULTS.rateLimit.anonymous },
@@ -67,13 +83,23 @@ const schema: JSONSchemaType<Env> = {
 export interface Config {
   port: number
   host: string
-  database: { url: string, sqliteSynchronous: 'FULL' | 'NORMAL', poolSize: number }
+  database: {
+    url: string
+    sqliteSynchronous: 'FULL' | 'NORMAL'
+    poolSize: number
+    connectTimeoutMs: number
+    statementTimeoutMs: number
+    idleInTransactionTimeoutMs: number
+    keepAliveDelayMs: number
+    lockTimeoutMs: number
+  }
   responseCacheBytes: number
   apiKeys: string[]
   log: { level: Env['LOG_LEVEL'], format: Env['LOG_FORMAT'] }
   bodyLimit: number
   /** Shared rate-limit store for several instances; in-process when absent. */
   redisUrl: string | undefined
+  redisCommandTimeoutMs: number
   /** Requests per minute: per API key (0: no limit) and per address without a valid key. */
   rateLimit: { perKey: number, anonymous: number }
   /**
@@ -81,11 +107,12 @@ export interface Config {
    * proxies' addresses or CIDRs; or true (trust any X-Forwarded-For: unsafe, see the README).
    */
   trustProxy: boolean | number | string[]
-  timeouts: { requestMs: number, headersMs: number, keepAliveMs: number, connectionMs: number, shutdownGraceMs: number }
+  timeouts: { requestMs: number, headersMs: number, keepAliveMs: number, connectionMs: number, shutdownGraceMs: number, responseMs: number }
   /** 0 turns a check off. */
   pressure: { maxEventLoopDelayMs: number, maxEventLoopUtilization: number, maxHeapUsedBytes: number }
   /** Where Prometheus metrics are served, on a listener of their own; undefined: off. */
   metricsPort: number | undefined
+  metricsHost: string
 }
 
 // Shorter keys are guessable; the service's own keys are 47 characters.
@@ -122,11 +149,21 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: parsed.PORT,
     host: parsed.HOST,
-    database: { url: parsed.DATABASE_URL, sqliteSynchronous: parsed.SQLITE_SYNCHRONOUS, poolSize: parsed.DATABASE_POOL_SIZE },
+    database: {
+      url: parsed.DATABASE_URL,
+      sqliteSynchronous: parsed.SQLITE_SYNCHRONOUS,
+      poolSize: parsed.DATABASE_POOL_SIZE,
+      connectTimeoutMs: parsed.DATABASE_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: parsed.DATABASE_STATEMENT_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: parsed.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      keepAliveDelayMs: parsed.DATABASE_KEEPALIVE_MS,
+      lockTimeoutMs: parsed.SQLITE_LOCK_TIMEOUT_MS
+    },
     apiKeys,
     log: { level: parsed.LOG_LEVEL, format: parsed.LOG_FORMAT },
     bodyLimit: parsed.BODY_LIMIT,
     redisUrl: parsed.REDIS_URL === '' ? undefined : parsed.REDIS_URL,
+    redisCommandTimeoutMs: parsed.REDIS_COMMAND_TIMEOUT_MS,
     rateLimit: { perKey: parsed.RATE_LIMIT_MAX, anonymous: parsed.RATE_LIMIT_ANON_MAX },
     trustProxy: parseTrustProxy(parsed.TRUST_PROXY),
     timeouts: {
@@ -134,7 +171,8 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
       headersMs: parsed.HEADERS_TIMEOUT_MS,
       keepAliveMs: parsed.KEEP_ALIVE_TIMEOUT_MS,
       connectionMs: parsed.CONNECTION_TIMEOUT_MS,
-      shutdownGraceMs: parsed.SHUTDOWN_GRACE_MS
+      shutdownGraceMs: parsed.SHUTDOWN_GRACE_MS,
+      responseMs: parsed.RESPONSE_TIMEOUT_MS
     },
     pressure: {
       maxEventLoopDelayMs: parsed.MAX_EVENT_LOOP_DELAY_MS,
@@ -142,6 +180,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
       maxHeapUsedBytes: parsed.MAX_HEAP_USED_BYTES
     },
     metricsPort: parsed.METRICS_PORT,
+    metricsHost: parsed.METRICS_HOST,
     responseCacheBytes: Math.round(parsed.RESPONSE_CACHE_MB * 2 ** 20)
   }
 }

@@ -11,12 +11,26 @@ export const DEFAULTS = {
   sqliteSynchronous: 'FULL',
   /** PostgreSQL connections per instance. */
   poolSize: 10,
+  /**
+   * How long the database may take before a request is answered 503 instead. PostgreSQL:
+   * connecting (or waiting for a pooled connection), one statement (the server cancels it;
+   * the client gives up a second later, for a server that does not answer at all), a
+   * session idle inside a transaction (the server ends it, releasing its locks), and the
+   * delay before TCP keepalive probes an idle connection. SQLite: a write waiting on a lock
+   * another process holds, without blocking the event loop.
+   */
+  database: { connectTimeoutMs: 2000, statementTimeoutMs: 5000, idleInTransactionTimeoutMs: 10_000, keepAliveDelayMs: 10_000, lockTimeoutMs: 1000 },
+  /** A Redis command slower than this counts as Redis failing (rate limits then count in memory). */
+  redisCommandTimeoutMs: 200,
+  /** The metrics listener's address: not HOST, so a public API never exposes its metrics. */
+  metricsHost: '127.0.0.1',
   logLevel: 'info',
   logFormat: 'auto',
   bodyLimit: 16 * 1024,
   rateLimit: { perKey: 1000, anonymous: 60, windowMs: 60_000 },
   trustProxy: false,
-  timeouts: { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 72_000, connectionMs: 120_000, shutdownGraceMs: 10_000 },
+  /** responseMs: an operation not answered by then (a stalled database) gets 503 `unavailable`. */
+  timeouts: { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 72_000, connectionMs: 120_000, shutdownGraceMs: 10_000, responseMs: 6000 },
   /** 0 turns a check off. Event-loop utilization near 1 is normal at full load, so it is off. */
   pressure: { maxEventLoopDelayMs: 200, maxEventLoopUtilization: 0, maxHeapUsedBytes: 0, retryAfterSeconds: 5, sampleIntervalMs: 1000 },
   /** Bytes of encoded answers the response cache keeps (SQLite only; 0 turns it off). */

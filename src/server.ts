@@ -34,6 +34,7 @@ const app = await buildApp({
   trustProxy: config.trustProxy,
   rateLimit: config.rateLimit,
   redisUrl: config.redisUrl,
+  redisCommandTimeoutMs: config.redisCommandTimeoutMs,
   pressure: config.pressure,
   timeouts: config.timeouts,
   metrics: config.metricsPort !== undefined,

@@ -7,16 +7,27 @@ t.test('defaults', async (t) => {
   t.same(loadConfig({}), {
     port: 3000,
     host: '127.0.0.1',
-    database: { url: './data/petstore.db', sqliteSynchronous: 'FULL', poolSize: 10 },
+    database: {
+      url: './data/petstore.db',
+      sqliteSynchronous: 'FULL',
+      poolSize: 10,
+      connectTimeoutMs: 2000,
+      statementTimeoutMs: 5000,
+      idleInTransactionTimeoutMs: 10_000,
+      keepAliveDelayMs: 10_000,
+      lockTimeoutMs: 1000
+    },
     apiKeys: [],
     log: { level: 'info', format: 'auto' },
     bodyLimit: 16384,
     redisUrl: undefined,
+    redisCommandTimeoutMs: 200,
     rateLimit: { perKey: 1000, anonymous: 60 },
     trustProxy: false,
-    timeouts: { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 72_000, connectionMs: 120_000, shutdownGraceMs: 10_000 },
+    timeouts: { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 72_000, connectionMs: 120_000, shutdownGraceMs: 10_000, responseMs: 6000 },
     pressure: { maxEventLoopDelayMs: 200, maxEventLoopUtilization: 0, maxHeapUsedBytes: 0 },
-    responseCacheBytes: 4 * 1024 * 1024
+    responseCacheBytes: 4 * 1024 * 1024,
+    metricsHost: '127.0.0.1'
   })
 })
 
@@ -59,21 +70,40 @@ t.test('values from the environment', async (t) => {
     MAX_EVENT_LOOP_DELAY_MS: '0',
     MAX_EVENT_LOOP_UTILIZATION: '0.95',
     MAX_HEAP_USED_BYTES: '1000000000',
-    RESPONSE_CACHE_MB: '0.5'
+    RESPONSE_CACHE_MB: '0.5',
+    DATABASE_CONNECT_TIMEOUT_MS: '1500',
+    DATABASE_STATEMENT_TIMEOUT_MS: '4000',
+    DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '8000',
+    DATABASE_KEEPALIVE_MS: '30000',
+    SQLITE_LOCK_TIMEOUT_MS: '250',
+    RESPONSE_TIMEOUT_MS: '5000',
+    REDIS_COMMAND_TIMEOUT_MS: '100',
+    METRICS_HOST: '10.0.0.5'
   })
   t.same(config, {
     port: 8080,
     host: '0.0.0.0',
-    database: { url: 'sqlite:/var/lib/petstore.db', sqliteSynchronous: 'NORMAL', poolSize: 25 },
+    database: {
+      url: 'sqlite:/var/lib/petstore.db',
+      sqliteSynchronous: 'NORMAL',
+      poolSize: 25,
+      connectTimeoutMs: 1500,
+      statementTimeoutMs: 4000,
+      idleInTransactionTimeoutMs: 8000,
+      keepAliveDelayMs: 30_000,
+      lockTimeoutMs: 250
+    },
     apiKeys: ['first-key-0123456789', 'second-key-0123456789'],
     log: { level: 'warn', format: 'json' },
     bodyLimit: 1024,
     redisUrl: 'redis://127.0.0.1:6379/2',
+    redisCommandTimeoutMs: 100,
     rateLimit: { perKey: 0, anonymous: 5 },
     trustProxy: ['10.0.0.0/8', '192.168.1.1'],
-    timeouts: { requestMs: 5000, headersMs: 2000, keepAliveMs: 65_000, connectionMs: 60_000, shutdownGraceMs: 3000 },
+    timeouts: { requestMs: 5000, headersMs: 2000, keepAliveMs: 65_000, connectionMs: 60_000, shutdownGraceMs: 3000, responseMs: 5000 },
     pressure: { maxEventLoopDelayMs: 0, maxEventLoopUtilization: 0.95, maxHeapUsedBytes: 1_000_000_000 },
-    responseCacheBytes: 512 * 1024
+    responseCacheBytes: 512 * 1024,
+    metricsHost: '10.0.0.5'
   })
 
   t.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true)
@@ -93,6 +123,14 @@ t.test('a bad value stops the start with a message naming the variable', async (
     [{ SQLITE_SYNCHRONOUS: 'OFF' }, /SQLITE_SYNCHRONOUS must be equal to one of the allowed values/],
     [{ DATABASE_URL: '' }, /DATABASE_URL must NOT have fewer than 1 characters/],
     [{ DATABASE_POOL_SIZE: '0' }, /DATABASE_POOL_SIZE must be >= 1/],
+    [{ DATABASE_CONNECT_TIMEOUT_MS: 'soon' }, /DATABASE_CONNECT_TIMEOUT_MS must be integer/],
+    [{ DATABASE_STATEMENT_TIMEOUT_MS: '0' }, /DATABASE_STATEMENT_TIMEOUT_MS must be >= 100/],
+    [{ DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '-5' }, /DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS must be >= 100/],
+    [{ DATABASE_KEEPALIVE_MS: '10' }, /DATABASE_KEEPALIVE_MS must be >= 1000/],
+    [{ SQLITE_LOCK_TIMEOUT_MS: '120000' }, /SQLITE_LOCK_TIMEOUT_MS must be <= 60000/],
+    [{ RESPONSE_TIMEOUT_MS: '1.5' }, /RESPONSE_TIMEOUT_MS must be integer/],
+    [{ REDIS_COMMAND_TIMEOUT_MS: '0' }, /REDIS_COMMAND_TIMEOUT_MS must be >= 10/],
+    [{ METRICS_HOST: '' }, /METRICS_HOST must NOT have fewer than 1 characters/],
     [{ PETSTORE_API_KEYS: 'short' }, /^PETSTORE_API_KEYS: each key must be at least 16 characters/],
     [{ LOG_FORMAT: 'xml' }, /LOG_FORMAT must be equal to one of the allowed values/],
     [{ REDIS_URL: 'localhost:6379' }, /REDIS_URL must match pattern/],

@@ -22,6 +22,16 @@ export interface DatabaseOptions {
   sqliteSynchronous?: 'FULL' | 'NORMAL'
   /** PostgreSQL connections per instance. */
   poolSize?: number
+  /** PostgreSQL: connecting, or waiting for a pooled connection. Defaults in ../defaults.ts. */
+  connectTimeoutMs?: number
+  /** PostgreSQL: one statement, cancelled by the server past it. */
+  statementTimeoutMs?: number
+  /** PostgreSQL: a session idle inside a transaction is ended by the server past it. */
+  idleInTransactionTimeoutMs?: number
+  /** PostgreSQL: idle time before TCP keepalive probes a connection. */
+  keepAliveDelayMs?: number
+  /** SQLite: how long a write waits on a lock another process holds. */
+  lockTimeoutMs?: number
   /** Told when an idle PostgreSQL connection fails (the server restarted, say). */
   onConnectionError?: (error: Error) => void
   /** Told of every query and its duration (metrics). */

@@ -10,7 +10,7 @@
 import { parseArgs } from 'node:util'
 import type { Kysely } from 'kysely'
 import { loadConfig } from '../src/config.ts'
-import { connect } from '../src/database/connect.ts'
+import { connect, SCRIPT_BLOCKING_WAIT_MS } from '../src/database/connect.ts'
 import { migrateToLatest } from '../src/database/migrate.ts'
 import type { Database } from '../src/database/schema.ts'
 import { createApiKey, findActiveApiKeys, listApiKeys, revokeApiKey, type ApiKeyInfo, type KeySelector } from '../src/repositories/api-keys.ts'
@@ -92,7 +92,7 @@ async function run (db: Kysely<Database>, args: string[]): Promise<string> {
 
 let db: Kysely<Database> | undefined
 try {
-  db = await connect(loadConfig().database)
+  db = await connect({ ...loadConfig().database, blockingWaitMs: SCRIPT_BLOCKING_WAIT_MS })
   await migrateToLatest(db)
   console.log(await run(db, process.argv.slice(2)))
 } catch (error) {

@@ -4,13 +4,13 @@
  */
 import type { Kysely } from 'kysely'
 import { loadConfig } from '../src/config.ts'
-import { connect } from '../src/database/connect.ts'
+import { connect, SCRIPT_BLOCKING_WAIT_MS } from '../src/database/connect.ts'
 import { migrateToLatest } from '../src/database/migrate.ts'
 import type { Database } from '../src/database/schema.ts'
 
 let db: Kysely<Database> | undefined
 try {
-  db = await connect(loadConfig().database)
+  db = await connect({ ...loadConfig().database, blockingWaitMs: SCRIPT_BLOCKING_WAIT_MS })
   const results = await migrateToLatest(db)
   for (const result of results) console.log(`${result.status}: ${result.migrationName}`)
   console.log(results.length === 0 ? 'Database already up to date' : `Applied ${results.length} migration(s)`)

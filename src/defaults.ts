@@ -17,9 +17,10 @@ export const DEFAULTS = {
    * the client gives up a second later, for a server that does not answer at all), a
    * session idle inside a transaction (the server ends it, releasing its locks), and the
    * delay before TCP keepalive probes an idle connection. SQLite: a write waiting on a lock
-   * another process holds, without blocking the event loop.
+   * another process holds, without blocking the event loop; and how often SQLite's WAL is
+   * checked, to be checkpointed into the main file once writes have paused that long.
    */
-  database: { connectTimeoutMs: 2000, statementTimeoutMs: 5000, idleInTransactionTimeoutMs: 10_000, keepAliveDelayMs: 10_000, lockTimeoutMs: 1000 },
+  database: { connectTimeoutMs: 2000, statementTimeoutMs: 5000, idleInTransactionTimeoutMs: 10_000, keepAliveDelayMs: 10_000, lockTimeoutMs: 1000, idleCheckpointMs: 10_000 },
   /** A Redis command slower than this counts as Redis failing (rate limits then count in memory). */
   redisCommandTimeoutMs: 200,
   /** The metrics listener's address: not HOST, so a public API never exposes its metrics. */

@@ -5,15 +5,14 @@
  * PostgreSQL driver is loaded only when a PostgreSQL URL is given, so an embedded start
  * does not pay for it.
  */
-import { mkdirSync } from 'node:fs'
-import { dirname } from 'node:path'
-import SQLite from 'better-sqlite3'
-import { Kysely, PostgresDialect, SqliteDialect, type Logger } from 'kysely'
+import { Kysely, PostgresDialect, sql, type Logger } from 'kysely'
 import type pg from 'pg'
 import { DEFAULTS } from '../defaults.ts'
 import type { DatabaseVersion } from '../response-cache.ts'
 import { groupCommits } from './group-commit.ts'
+import { openPostgresPool } from './postgres.ts'
 import type { Database } from './schema.ts'
+import { openSqlite } from './sqlite.ts'
 
 export interface DatabaseOptions {
   /** A SQLite file path, `sqlite:PATH` or `:memory:`; or `postgres://...`. */
@@ -30,8 +29,15 @@ export interface DatabaseOptions {
   idleInTransactionTimeoutMs?: number
   /** PostgreSQL: idle time before TCP keepalive probes a connection. */
   keepAliveDelayMs?: number
-  /** SQLite: how long a write waits on a lock another process holds. */
+  /** SQLite: how long a write waits, on timers, for a lock another process holds. */
   lockTimeoutMs?: number
+  /**
+   * SQLite: how long any statement may block the thread waiting on a lock. 0 (the default)
+   * for the service, which must never block; command-line scripts may wait.
+   */
+  blockingWaitMs?: number
+  /** SQLite: how often the WAL is checked, and checkpointed once writes have paused a whole interval. */
+  idleCheckpointMs?: number
   /** Told when an idle PostgreSQL connection fails (the server restarted, say). */
   onConnectionError?: (error: Error) => void
   /** Told of every query and its duration (metrics). */
@@ -53,6 +59,9 @@ export function poolOf (db: Kysely<Database>): pg.Pool | undefined {
 export function versionOf (db: Kysely<Database>): (() => DatabaseVersion) | undefined {
   return versions.get(db)
 }
+
+/** How long a command-line script's statements may block on a lock: a person waits, no request does. */
+export const SCRIPT_BLOCKING_WAIT_MS = 5000
 
 export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//i.test(url)
 
@@ -81,33 +90,30 @@ export async function connect (options: DatabaseOptions): Promise<Kysely<Databas
 }
 
 async function connectPostgres (options: DatabaseOptions): Promise<Kysely<Database>> {
-  const { default: pg } = await import('pg')
-  // int8 columns come back as strings (pg's default), so ids beyond 2^53 are never rounded.
-  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? DEFAULTS.poolSize })
-  // Without a listener, an idle connection's error would crash the process; the pool
-  // replaces the connection by itself.
-  pool.on('error', (error) => options.onConnectionError?.(error))
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log: options.onQuery })
+  const defaults = DEFAULTS.database
+  const { pool, guarded } = await openPostgresPool({
+    url: options.url,
+    poolSize: options.poolSize ?? DEFAULTS.poolSize,
+    connectTimeoutMs: options.connectTimeoutMs ?? defaults.connectTimeoutMs,
+    statementTimeoutMs: options.statementTimeoutMs ?? defaults.statementTimeoutMs,
+    idleInTransactionTimeoutMs: options.idleInTransactionTimeoutMs ?? defaults.idleInTransactionTimeoutMs,
+    keepAliveDelayMs: options.keepAliveDelayMs ?? defaults.keepAliveDelayMs,
+    onConnectionError: (error) => options.onConnectionError?.(error)
+  })
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guarded }), log: options.onQuery })
   pools.set(db, pool)
   return db
 }
 
 function connectSqlite (options: DatabaseOptions): Kysely<Database> {
-  const path = sqlitePath(options.url)
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
-  const sqlite = new SQLite(path)
-  sqlite.pragma('journal_mode = WAL')
-  // Set explicitly: better-sqlite3's default for WAL files differs between first and later opens.
-  sqlite.pragma(`synchronous = ${options.sqliteSynchronous ?? DEFAULTS.sqliteSynchronous}`)
-  sqlite.pragma('busy_timeout = 5000')
-  sqlite.pragma('foreign_keys = ON')
-  // better-sqlite3 builds SQLite with a 16 MiB page cache, which creates fill with pages they
-  // never read again (docs/performance.md, peak RSS). 8 MiB still holds the indexes that
-  // reads walk at 1M pets; the operating system caches the rest of the file.
-  sqlite.pragma('cache_size = -8192')
-  // Integers come back as BigInt, so ids beyond 2^53 are never rounded on read.
-  sqlite.defaultSafeIntegers(true)
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }), log: options.onQuery })
+  const { db, sqlite } = openSqlite({
+    path: sqlitePath(options.url),
+    synchronous: options.sqliteSynchronous ?? DEFAULTS.sqliteSynchronous,
+    lockTimeoutMs: options.lockTimeoutMs ?? DEFAULTS.database.lockTimeoutMs,
+    blockingWaitMs: options.blockingWaitMs ?? 0,
+    idleCheckpointMs: options.idleCheckpointMs ?? DEFAULTS.database.idleCheckpointMs,
+    onQuery: options.onQuery
+  })
   // data_version moves on other connections' commits, total_changes() on this one's changes.
   const dataVersion = sqlite.prepare('pragma data_version').pluck().safeIntegers(false)
   const changes = sqlite.prepare('select total_changes()').pluck().safeIntegers(false)
@@ -117,22 +123,9 @@ function connectSqlite (options: DatabaseOptions): Kysely<Database> {
 }
 
 /**
- * Kysely prepares every query it runs; the service runs a handful of distinct SQL texts,
- * so each is prepared once and reused. The cache is bounded in case a caller builds SQL
- * with inline values.
+ * SQLite: moves everything in the WAL into the main file and empties the WAL, so that the
+ * schema just migrated does not live only in the `-wal` file. Nothing on PostgreSQL.
  */
-function cachingStatements (sqlite: SQLite.Database, max = 256) {
-  const statements = new Map<string, SQLite.Statement>()
-  return {
-    close: () => sqlite.close(),
-    prepare (sql: string) {
-      let statement = statements.get(sql)
-      if (statement === undefined) {
-        if (statements.size >= max) statements.clear()
-        statement = sqlite.prepare(sql)
-        statements.set(sql, statement)
-      }
-      return statement
-    }
-  }
+export async function checkpoint (db: Kysely<Database>): Promise<void> {
+  if (versions.has(db)) await sql`pragma wal_checkpoint(truncate)`.execute(db)
 }

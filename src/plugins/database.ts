@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Kysely } from 'kysely'
-import { connect, describeDatabase, poolOf, type DatabaseOptions } from '../database/connect.ts'
+import { checkpoint, connect, describeDatabase, poolOf, type DatabaseOptions } from '../database/connect.ts'
 import { migrateToLatest } from '../database/migrate.ts'
 import type { Database } from '../database/schema.ts'
 
@@ -31,6 +31,7 @@ export default fp(async function database (app: FastifyInstance, options: Databa
     for (const result of await migrateToLatest(db)) {
       app.log.info({ migration: result.migrationName }, 'migration applied')
     }
+    await checkpoint(db)
   } catch (error) {
     await db.destroy()
     throw cannotOpen(options.url, error)

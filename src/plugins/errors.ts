@@ -4,6 +4,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import { isDatabaseUnavailable } from '../database/errors.ts'
 import { ApiError, type ErrorCode } from '../errors.ts'
 
 /** Fastify's and its plugins' own errors, by their `code`, as API error codes. */
@@ -22,6 +23,15 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
   unsupported_media_type: 'Content-Type must be application/json',
   payload_too_large: 'Request body is too large',
   unavailable: 'The service is overloaded; retry after the Retry-After delay'
+}
+
+/** How soon a client may try again after the database failed it: long enough for a lock or a failover. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2
+
+/** The answer to a request the database could not serve (locked, full, unreachable, too slow). */
+export function databaseUnavailable (): ApiError {
+  return new ApiError('unavailable', 'The database is not available right now; retry after the Retry-After delay',
+    { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) })
 }
 
 /** The API error a thrown error stands for; undefined when it is a bug (a 500). */
@@ -51,6 +61,11 @@ export function notFound (request: FastifyRequest, reply: FastifyReply): Fastify
 
 export default fp(async function errors (app: FastifyInstance) {
   app.setErrorHandler(function handleError (error: FastifyError, request, reply) {
+    if (isDatabaseUnavailable(error)) {
+      // The real cause (`database is locked`, `disk full`, a lost connection) is in `err`.
+      request.log.error({ err: error }, 'database unavailable')
+      return sendError(reply, databaseUnavailable())
+    }
     const apiError = toApiError(error)
     if (apiError !== undefined) {
       request.log.info({ code: apiError.code, status: apiError.statusCode }, apiError.message)

@@ -122,7 +122,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     await app.register(specRoutes, {
       document,
       handlers: options.handlers ?? handlers,
-      now: options.now ?? (() => new Date())
+      now: options.now ?? (() => new Date()),
+      responseTimeoutMs: timeouts.responseMs
     })
   } catch (error) {
     // Whatever started (the database, timers) stops with the failed start.

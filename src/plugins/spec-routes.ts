@@ -17,6 +17,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods, RouteH
 import { entityTag } from '../conditional.ts'
 import { ApiError } from '../errors.ts'
 import type { ApiDocument, JsonObject, Operation } from '../openapi/document.ts'
+import { withDeadline } from '../openapi/deadline.ts'
 import { operationHooks, type Clock } from '../openapi/operation-hooks.ts'
 import { routeSchema } from '../openapi/route-schema.ts'
 import { needsBearerKey } from '../openapi/security.ts'
@@ -30,6 +31,8 @@ export interface SpecRoutesOptions {
   document: ApiDocument
   handlers: Readonly<Record<string, Handler>>
   now: Clock
+  /** An operation not answered within this (a stalled database) gets 503 (../openapi/deadline.ts). */
+  responseTimeoutMs: number
 }
 
 declare module 'fastify' {
@@ -128,14 +131,18 @@ function cached (cache: ResponseCache, handler: Handler): Handler {
   }
 }
 
-/** The handler as registered: with idempotency for creates that take a key, the cache for reads. */
-function wrapped (app: FastifyInstance, document: ApiDocument, op: Operation, handler: Handler): Handler {
-  if (takesIdempotencyKey(document, op)) return idempotent(app, op.operationId, handler)
-  if (op.method === 'GET' && app.responseCache !== undefined) return cached(app.responseCache, handler)
-  return handler
+/**
+ * The handler as registered: with idempotency for creates that take a key, the cache for
+ * reads, and a deadline around whatever may wait on the database (a cache hit does not).
+ */
+function wrapped (app: FastifyInstance, document: ApiDocument, op: Operation, handler: Handler, deadlineMs: number): Handler {
+  if (takesIdempotencyKey(document, op)) return withDeadline(idempotent(app, op.operationId, handler), deadlineMs)
+  const bounded = withDeadline(handler, deadlineMs)
+  if (op.method === 'GET' && app.responseCache !== undefined) return cached(app.responseCache, bounded)
+  return bounded
 }
 
-export default async function specRoutes (app: FastifyInstance, { document, handlers, now }: SpecRoutesOptions) {
+export default async function specRoutes (app: FastifyInstance, { document, handlers, now, responseTimeoutMs }: SpecRoutesOptions) {
   checkHandlers(document, handlers)
   // Unknown paths and 405s follow the document-wide `security`; each operation its own.
   const openByDefault = !needsBearerKey(document, undefined)
@@ -168,7 +175,7 @@ export default async function specRoutes (app: FastifyInstance, { document, hand
         // statsId: metrics label the route by its operationId.
         config: { public: !needsBearerKey(document, op.operationId), statsId: op.operationId },
         ...operationHooks(op, scope.prefix, now),
-        handler: wrapped(app, document, op, handlers[op.operationId]!)
+        handler: wrapped(app, document, op, handlers[op.operationId]!, responseTimeoutMs)
       })
     }
     methodNotAllowed(scope, document)

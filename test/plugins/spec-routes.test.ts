@@ -7,7 +7,7 @@ import t from 'tap'
 import { parse, stringify } from 'yaml'
 import { ApiDocument, apiDocument } from '../../src/openapi/document.ts'
 import { handlers } from '../../src/routes/index.ts'
-import { AUTH, build, errorBody, JSON_HEADERS } from '../helper.ts'
+import { AUTH, build, errorBody, JSON_HEADERS, until } from '../helper.ts'
 
 const fixture = ApiDocument.read(new URL('../fixtures/stability.yaml', import.meta.url))
 
@@ -109,4 +109,24 @@ t.test('a document the service cannot honour stops the start', async (t) => {
     change(document)
     await t.rejects(async () => build(t, { document: new ApiDocument(stringify(document), 'fixture'), handlers: fixtureHandlers }), { message }, what)
   }
+})
+
+t.test('an operation whose work outlasts RESPONSE_TIMEOUT_MS is answered 503 with Retry-After, and the late outcome is logged', async (t) => {
+  const lines: string[] = []
+  let finish!: () => void
+  const app = await build(t, {
+    timeouts: { responseMs: 100 },
+    // Work that waits on something that does not answer: a stalled database, say.
+    handlers: { ...handlers, listPets: () => new Promise((resolve) => { finish = () => resolve([]) }) },
+    logger: { level: 'warn', stream: { write: (line: string) => { lines.push(line) } } }
+  })
+  const res = await app.inject({ url: '/v1/pets', headers: AUTH })
+  t.equal(res.statusCode, 503)
+  t.same(res.json(), errorBody('unavailable', 'The database is not available right now; retry after the Retry-After delay', 503))
+  t.equal(res.headers['retry-after'], '2')
+  t.equal(res.headers['cache-control'], 'no-store')
+  t.match(lines.join(''), /no answer within the deadline/)
+  finish()
+  await until(() => lines.join('').includes('work finished after its deadline'), 'the late outcome to be logged')
+  t.pass('the late outcome is logged')
 })

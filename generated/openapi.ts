@@ -234,8 +234,8 @@ export interface components {
          *     - `headers_too_large` (431): the request headers are too large.
          *     - `internal_error` (500): an unexpected failure; the message carries the request id
          *       to quote when reporting it.
-         *     - `unavailable` (503): the service is overloaded or its database does not answer;
-         *       retry after `Retry-After` seconds.
+         *     - `unavailable` (503): the service is overloaded, or its database cannot serve right
+         *       now (locked, full, unreachable or too slow); retry after `Retry-After` seconds.
          * @enum {string}
          */
         ErrorCode: "invalid_request" | "invalid_json" | "unsupported_media_type" | "unauthorized" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_key_in_use" | "request_timeout" | "gone" | "payload_too_large" | "idempotency_key_reused" | "rate_limited" | "headers_too_large" | "internal_error" | "unavailable";
@@ -417,7 +417,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The service is overloaded; retry after `Retry-After` seconds. */
+        /** @description The service is overloaded, or its database cannot serve right now (locked, full, unreachable or too slow); retry after `Retry-After` seconds. */
         ServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];

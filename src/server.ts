@@ -2,12 +2,12 @@
  * The entry point: configuration, logger, listen, graceful shutdown. Nothing else.
  */
 import type { Server } from 'node:http'
-import closeWithGrace from 'close-with-grace'
 import { buildApp } from './app.ts'
 import { loadConfig, type Config } from './config.ts'
 import { announceFirstRunKey, ensureFirstRunKey } from './first-run.ts'
 import { loggerOptions } from './logger.ts'
 import { startMetricsServer } from './metrics-server.ts'
+import { closeGracefully } from './shutdown.ts'
 import { startFailure } from './start-failure.ts'
 
 let config: Config
@@ -43,11 +43,10 @@ const app = await buildApp({
 
 // SIGTERM or SIGINT: stop accepting connections, let in-flight requests finish (new ones
 // on open connections get 503), close the database cleanly, exit 0. Past the grace
-// period the process exits 1 regardless.
+// period the process exits 1 regardless. The same signal again is ignored (npm start
+// passes on the one the group got); another signal ends the process at once with 1.
 let metricsServer: Server | undefined
-closeWithGrace({ delay: config.timeouts.shutdownGraceMs }, async ({ signal, err }) => {
-  if (err !== undefined) app.log.error({ err }, 'shutting down after an error')
-  else app.log.info({ signal }, 'shutting down')
+closeGracefully(config.timeouts.shutdownGraceMs, app.log, async () => {
   metricsServer?.close()
   await app.close()
 })

@@ -26,11 +26,17 @@ export const CHILD_ENV = { ...process.env, _TAPJS_PROCESSINFO_COVERAGE_: '0' }
  * `npm start` runs it (made by `npm install`, or `npm run build`), with its node options.
  */
 export function startServer (env: Record<string, string>, { built = false } = {}): Promise<ServerProcess> {
-  const { script, nodeArgs } = built ? npmStart() : { script: 'src/server.ts', nodeArgs: [] }
-  if (built && !existsSync(new URL(`../${script}`, import.meta.url))) {
-    throw new Error(`${script} is missing: run npm run build (npm install does it)`)
-  }
+  const { script, nodeArgs } = built ? builtServer() : { script: 'src/server.ts', nodeArgs: [] }
   return spawnServer(script, { _TAPJS_PROCESSINFO_COVERAGE_: '0', ...env }, { nodeArgs })
+}
+
+/** What `npm start` runs, refusing when the build it runs is missing. */
+export function builtServer (): ReturnType<typeof npmStart> {
+  const start = npmStart()
+  if (!existsSync(new URL(`../${start.script}`, import.meta.url))) {
+    throw new Error(`${start.script} is missing: run npm run build (npm install does it)`)
+  }
+  return start
 }
 
 const run = promisify(execFile)

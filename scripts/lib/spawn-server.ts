@@ -32,9 +32,16 @@ export interface SpawnOptions {
 
 const root = new URL('../..', import.meta.url)
 
-/** What `npm start` runs: node's options, and the built server (package.json's start script). */
+/**
+ * What `npm start` runs: node's options, and the built server (package.json's start script,
+ * `exec node OPTIONS SCRIPT`; `exec` makes the shell npm starts become node, so the signals
+ * npm passes on reach the server).
+ */
 export function npmStart (): { nodeArgs: string[], script: string } {
-  const [, ...words] = (JSON.parse(readFileSync(new URL('package.json', root), 'utf8')).scripts.start as string).split(' ')
+  const start = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')).scripts.start as string
+  const words = start.split(' ')
+  if (words[0] === 'exec') words.shift()
+  if (words.shift() !== 'node' || words.length === 0) throw new Error(`npm start is not "[exec] node [OPTIONS] SCRIPT": ${start}`)
   return { nodeArgs: words.slice(0, -1), script: words.at(-1)! }
 }
 const ADDRESS = / on (http:\/\/[^/\s]+)\/v1/

@@ -1,7 +1,8 @@
 /**
- * The metrics listener: Prometheus text at `/metrics`, on a port of its own (METRICS_PORT),
- * never on the API port, so it can stay inside the private network while the API is
- * public. Nothing else is served there.
+ * The metrics listener: Prometheus text at `/metrics`, on a port of its own (METRICS_PORT)
+ * and an address of its own (METRICS_HOST, not HOST), never on the API port, so it stays
+ * inside the private network even when the API is served on every interface. Nothing else
+ * is served there.
  */
 import { once } from 'node:events'
 import { createServer, type Server } from 'node:http'

@@ -53,7 +53,8 @@ closeGracefully(config.timeouts.shutdownGraceMs, app.log, async () => {
 
 const address = await app.listen({ port: config.port, host: config.host }).catch(cannotStart('PORT'))
 if (config.metricsPort !== undefined) {
-  const metrics = await startMetricsServer(app.prometheus!.registry, config.metricsPort, config.host).catch(cannotStart('METRICS_PORT'))
+  // On METRICS_HOST, not HOST: an API served on every interface keeps its metrics private.
+  const metrics = await startMetricsServer(app.prometheus!.registry, config.metricsPort, config.metricsHost).catch(cannotStart('METRICS_PORT'))
   metricsServer = metrics.server
   app.log.info({ metricsUrl: metrics.url }, `Prometheus metrics on ${metrics.url}`)
 }

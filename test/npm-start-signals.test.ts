@@ -7,12 +7,11 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { readdirSync, readFileSync } from 'node:fs'
 import { Agent } from 'node:http'
-import { connect } from 'node:net'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import t, { type Test } from 'tap'
 import { until } from './helper.ts'
-import { builtServer, CHILD_ENV, postPet, tempDir, type Outcome } from './process-helper.ts'
+import { builtServer, CHILD_ENV, postPet, tempDir, tryConnect, type Outcome } from './process-helper.ts'
 
 const KEY = 'npm-start-signals-key-not-secret'
 const root = new URL('..', import.meta.url)
@@ -112,12 +111,6 @@ for (const target of ['npm', 'group'] as const) {
     const stored = new Set((sqlite.prepare('select name from pets').all() as Array<{ name: string }>).map((row) => row.name))
     t.same(created.filter((outcome) => !stored.has(outcome.requestId)), [], `all ${created.length} acknowledged creates are stored`)
 
-    const probe = connect(port, '127.0.0.1')
-    const reached = await new Promise((resolve) => {
-      probe.once('connect', () => resolve('connected'))
-      probe.once('error', (error: NodeJS.ErrnoException) => resolve(error.code))
-    })
-    probe.destroy()
-    t.equal(reached, 'ECONNREFUSED', 'nothing listens on the port any more')
+    t.equal(await tryConnect(port, '127.0.0.1'), 'ECONNREFUSED', 'nothing listens on the port any more')
   })
 }

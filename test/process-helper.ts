@@ -3,6 +3,7 @@
  * real socket, signals or a crash.
  */
 import { execFile } from 'node:child_process'
+import { connect } from 'node:net'
 import { request, type Agent } from 'node:http'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -74,5 +75,14 @@ export function postPet (port: number, agent: Agent, key: string, requestId: str
     })
     req.on('error', (error: NodeJS.ErrnoException) => resolve({ requestId, error: error.code ?? error.message }))
     req.end(JSON.stringify({ name: requestId, categoryId: 1 }))
+  })
+}
+
+/** Whether a TCP connection to `host:port` is accepted: 'connected', or the error's code (ECONNREFUSED). */
+export function tryConnect (port: number, host: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, host)
+    socket.once('connect', () => { socket.destroy(); resolve('connected') })
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message))
   })
 }

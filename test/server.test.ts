@@ -9,7 +9,7 @@ import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { until } from './helper.ts'
-import { CHILD_ENV, startServer, tempDir } from './process-helper.ts'
+import { CHILD_ENV, startServer, tempDir, tryConnect } from './process-helper.ts'
 
 const root = new URL('..', import.meta.url)
 
@@ -65,6 +65,21 @@ t.test('with METRICS_PORT, metrics are served on their own listener, not on the 
   t.match(await res.text(), /http_request_duration_seconds_count\{method="GET",operation="listPets",status_class="2xx"\} 1/)
   t.equal((await fetch(`${server.base}/metrics`)).status, 404, 'the API port has no metrics')
   t.equal((await fetch(metricsUrl.replace('/metrics', '/v1/pets'))).status, 404, 'the metrics port has nothing else')
+})
+
+t.test('the metrics listener is on METRICS_HOST, not on HOST, even when HOST is every interface', async (t) => {
+  // 127.0.0.2 is a loopback address of its own on Linux: nothing else answers there.
+  const server = await startServer({
+    DATABASE_URL: join(tempDir(t), 'petstore.db'), PETSTORE_API_KEYS: 'metrics-test-key-not-a-secret-0', HOST: '0.0.0.0', METRICS_PORT: '0', METRICS_HOST: '127.0.0.2'
+  })
+  t.teardown(() => { server.child.kill('SIGTERM') })
+  await until(() => server.output().includes('"metricsUrl"'), 'the metrics address in the log')
+  const { metricsUrl } = server.output().split('\n').filter((line) => line.includes('"metricsUrl"')).map((line) => JSON.parse(line))[0]
+  const port = Number(new URL(metricsUrl).port)
+  t.equal(metricsUrl, `http://127.0.0.2:${port}/metrics`, 'the log names METRICS_HOST')
+  t.equal((await fetch(metricsUrl)).status, 200, 'metrics are served there')
+  t.equal(await tryConnect(port, '127.0.0.1'), 'ECONNREFUSED', 'and not on the other addresses HOST covers')
+  t.equal((await fetch(`http://127.0.0.2:${server.port}/healthz`)).status, 200, 'while the API answers on every address')
 })
 
 /** Starts the sources with `env`, expecting the start to fail: its exit code and what it said on stderr. */

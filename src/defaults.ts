@@ -25,6 +25,11 @@ export const DEFAULTS = {
   redisCommandTimeoutMs: 200,
   /** The metrics listener's address: not HOST, so a public API never exposes its metrics. */
   metricsHost: '127.0.0.1',
+  /**
+   * How long the metrics listener keeps an idle connection: short, since a scrape comes
+   * every 15 s or more and a new connection on the private network is cheap.
+   */
+  metricsKeepAliveMs: 5000,
   logLevel: 'info',
   logFormat: 'auto',
   bodyLimit: 16 * 1024,

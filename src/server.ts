@@ -1,12 +1,11 @@
 /**
  * The entry point: configuration, logger, listen, graceful shutdown. Nothing else.
  */
-import type { Server } from 'node:http'
 import { buildApp } from './app.ts'
 import { loadConfig, type Config } from './config.ts'
 import { announceFirstRunKey, ensureFirstRunKey } from './first-run.ts'
 import { loggerOptions } from './logger.ts'
-import { startMetricsServer } from './metrics-server.ts'
+import { startMetricsServer, type MetricsServer } from './metrics-server.ts'
 import { closeGracefully } from './shutdown.ts'
 import { startFailure } from './start-failure.ts'
 
@@ -45,18 +44,20 @@ const app = await buildApp({
 // on open connections get 503), close the database cleanly, exit 0. Past the grace
 // period the process exits 1 regardless. The same signal again is ignored (npm start
 // passes on the one the group got); another signal ends the process at once with 1.
-let metricsServer: Server | undefined
+let metricsServer: MetricsServer | undefined
 closeGracefully(config.timeouts.shutdownGraceMs, app.log, async () => {
-  metricsServer?.close()
-  await app.close()
+  await Promise.all([metricsServer?.close(), app.close()])
 })
 
 const address = await app.listen({ port: config.port, host: config.host }).catch(cannotStart('PORT'))
 if (config.metricsPort !== undefined) {
   // On METRICS_HOST, not HOST: an API served on every interface keeps its metrics private.
-  const metrics = await startMetricsServer(app.prometheus!.registry, config.metricsPort, config.metricsHost).catch(cannotStart('METRICS_PORT'))
-  metricsServer = metrics.server
-  app.log.info({ metricsUrl: metrics.url }, `Prometheus metrics on ${metrics.url}`)
+  metricsServer = await startMetricsServer(app.prometheus!.registry, {
+    port: config.metricsPort,
+    host: config.metricsHost,
+    timeouts: { headersMs: config.timeouts.headersMs, requestMs: config.timeouts.requestMs }
+  }).catch(cannotStart('METRICS_PORT'))
+  app.log.info({ metricsUrl: metricsServer.url }, `Prometheus metrics on ${metricsServer.url}`)
 }
 const base = address.replace('://0.0.0.0', '://127.0.0.1').replace('://[::]', '://127.0.0.1')
 const firstKey = await ensureFirstRunKey(app)

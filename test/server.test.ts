@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { createServer, type AddressInfo } from 'node:net'
+import { connect, createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { until } from './helper.ts'
@@ -80,6 +80,25 @@ t.test('the metrics listener is on METRICS_HOST, not on HOST, even when HOST is 
   t.equal((await fetch(metricsUrl)).status, 200, 'metrics are served there')
   t.equal(await tryConnect(port, '127.0.0.1'), 'ECONNREFUSED', 'and not on the other addresses HOST covers')
   t.equal((await fetch(`http://127.0.0.2:${server.port}/healthz`)).status, 200, 'while the API answers on every address')
+})
+
+t.test('a scrape left unfinished does not hold the shutdown', async (t) => {
+  // The grace period is shorter than the headers timeout: waiting for the scrape would exit 1.
+  const server = await startServer({
+    DATABASE_URL: join(tempDir(t), 'petstore.db'), PETSTORE_API_KEYS: 'metrics-test-key-not-a-secret-0', METRICS_PORT: '0', SHUTDOWN_GRACE_MS: '3000'
+  })
+  await until(() => server.output().includes('"metricsUrl"'), 'the metrics address in the log')
+  const { metricsUrl } = server.output().split('\n').filter((line) => line.includes('"metricsUrl"')).map((line) => JSON.parse(line))[0]
+  const scrape = connect(Number(new URL(metricsUrl).port), '127.0.0.1')
+  t.teardown(() => { scrape.destroy() })
+  // Ended by the server, with a FIN or a reset: either way it is closed.
+  scrape.on('error', () => {})
+  await once(scrape, 'connect')
+  scrape.write('GET /metrics HTTP/1.1\r\n')
+  const closed = new Promise((resolve) => scrape.once('close', resolve))
+  server.child.kill('SIGTERM')
+  t.same(await once(server.child, 'exit'), [0, null], 'drained and exited 0')
+  await closed
 })
 
 /** Starts the sources with `env`, expecting the start to fail: its exit code and what it said on stderr. */

@@ -41,9 +41,10 @@ const app = await buildApp({
 }).catch(cannotStart('PORT'))
 
 // SIGTERM or SIGINT: stop accepting connections, let in-flight requests finish (new ones
-// on open connections get 503), close the database cleanly, exit 0. Past the grace
-// period the process exits 1 regardless. The same signal again is ignored (npm start
-// passes on the one the group got); another signal ends the process at once with 1.
+// on open connections are served too, with Connection: close), close the database
+// cleanly, exit 0. Past the grace period the process exits 1 regardless. The same signal
+// again is ignored (npm start passes on the one the group got); another signal ends the
+// process at once with 1.
 let metricsServer: MetricsServer | undefined
 closeGracefully(config.timeouts.shutdownGraceMs, app.log, async () => {
   await Promise.all([metricsServer?.close(), app.close()])

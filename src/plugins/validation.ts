@@ -2,6 +2,7 @@
  * Request validation, configured once for every route.
  *
  * - Query strings and path parameters are coerced ("5" becomes 5); bodies are strict JSON.
+ *   An integer given as text is decimal digits only (../validation/integer-text.ts).
  * - Defaults from the spec are applied; nothing unknown is silently removed.
  * - int64 fields are checked by the `int64` keyword (../validation/int64.ts), because AJV
  *   knows no BigInt.
@@ -16,6 +17,7 @@ import fp from 'fastify-plugin'
 import { parseJson } from '../json.ts'
 import { ApiError } from '../errors.ts'
 import { addInt64Keyword, useInt64Keyword } from '../validation/int64.ts'
+import { integersAsDigits } from '../validation/integer-text.ts'
 
 function makeAjv (coerce: boolean): Ajv {
   // validateSchema: false skips checking each schema against the JSON Schema meta-schema,
@@ -61,8 +63,11 @@ function charsetOf (contentType: string | undefined): string | undefined {
 export default fp(async function validation (app: FastifyInstance) {
   const strict = makeAjv(false)
   const coercing = makeAjv(true)
-  const compile: FastifySchemaCompiler<any> = ({ schema, httpPart }) =>
-    (httpPart === 'body' ? strict : coercing).compile(useInt64Keyword(schema as object))
+  const compile: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
+    const rewritten = useInt64Keyword(schema as object)
+    if (httpPart === 'body') return strict.compile(rewritten)
+    return integersAsDigits(rewritten, coercing.compile(rewritten))
+  }
   app.setValidatorCompiler(compile)
   app.setSchemaErrorFormatter((errors, dataVar) => new Error(describe(errors[0]!, dataVar)))
 

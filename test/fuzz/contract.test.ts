@@ -126,7 +126,9 @@ t.test('listPets: invalid queries get 400 naming the parameter', async (t) => {
   const badValue = (name: string) => {
     const schema = listQuery.properties[name] as Schema
     if (schema.type === 'integer') {
-      return fc.constantFrom(String(schema.minimum - 1), String(schema.maximum + 1), '1.5', 'abc', '', '-', '1_0', '99999999999999999999')
+      return fc.constantFrom(String(schema.minimum - 1), String(schema.maximum + 1), '1.5', 'abc', '', '-', '1_0', '99999999999999999999',
+        // What Number() takes but is not decimal digits.
+        'Infinity', '-Infinity', '1e400', '1e1', '0x10', '+5', ' 5', '5 ', '5.0', `1${'0'.repeat(400)}`)
     }
     return invalidValue(schema).filter((value): value is string => typeof value === 'string')
   }
@@ -156,7 +158,7 @@ t.test('getPet: any int64 id answers 200 or 404, with the deprecation headers; a
   }
   const id = fc.oneof(
     valid(petIdSchema).map((value) => ({ text: String(value), valid: true })),
-    fc.constantFrom('0', '-1', '1.5', 'abc', '9223372036854775808', '1e3', '0x10', '%20', '18446744073709551616').map((text) => ({ text, valid: false }))
+    fc.constantFrom('0', '-1', '1.5', 'abc', '9223372036854775808', '1e3', '0x10', '%20', '18446744073709551616', 'Infinity', '-Infinity', '%2B5', '5.0').map((text) => ({ text, valid: false }))
   )
   await fc.assert(fc.asyncProperty(id, async ({ text, valid: isValid }) => {
     const response = await send(app, 'getPet', { url: `/v1/pets/${text}`, headers: AUTH })

@@ -115,6 +115,18 @@ t.test('listOrders refuses bad parameters with 400 naming them', async (t) => {
     ['limit=0', 'querystring/limit must be >= 1'],
     ['limit=101', 'querystring/limit must be <= 100'],
     ['limit=x', 'querystring/limit must be integer'],
+    ['limit=', 'querystring/limit must be integer'],
+    ['limit=Infinity', 'querystring/limit must be integer'],
+    ['limit=-Infinity', 'querystring/limit must be integer'],
+    ['limit=1e400', 'querystring/limit must be integer'],
+    ['limit=1e1', 'querystring/limit must be integer'],
+    ['limit=0x10', 'querystring/limit must be integer'],
+    ['limit=%2B5', 'querystring/limit must be integer'],
+    ['limit=+5', 'querystring/limit must be integer'],
+    ['limit=%205', 'querystring/limit must be integer'],
+    ['limit=5%20', 'querystring/limit must be integer'],
+    ['limit=5.0', 'querystring/limit must be integer'],
+    ['limit=-5', 'querystring/limit must be >= 1'],
     ['status=sold', "querystring must NOT have additional property 'status'"],
     ['cursor=MA', 'querystring/cursor is malformed: pass back the cursor of a Link header unchanged']
   ]
@@ -123,6 +135,17 @@ t.test('listOrders refuses bad parameters with 400 naming them', async (t) => {
     t.equal(res.statusCode, 400, query)
     t.equal(res.headers['api-stability'], 'experimental', query)
     t.same(res.json(), errorBody('invalid_request', message, 400), query)
+  }
+})
+
+t.test('listOrders takes a limit of decimal digits', async (t) => {
+  const app = await build(t)
+  await addPets(app, 1)
+  for (let i = 0; i < 6; i++) await placeOrder(app, { petId: 1 })
+  for (const [limit, count] of [['5', 5], ['100', 6]] as const) {
+    const res = await app.inject({ url: `${ORDERS}?limit=${limit}`, headers: AUTH })
+    t.equal(res.statusCode, 200, limit)
+    t.equal(res.json().length, count, limit)
   }
 })
 
@@ -163,6 +186,14 @@ t.test('cancelOrder refuses a malformed id with 400, an unknown one with 404', a
   const cases: Array<[string, number, object]> = [
     ['0', 400, errorBody('invalid_request', 'params/orderId must be >= 1', 400)],
     ['abc', 400, errorBody('invalid_request', 'params/orderId must be integer', 400)],
+    ['Infinity', 400, errorBody('invalid_request', 'params/orderId must be integer', 400)],
+    ['-Infinity', 400, errorBody('invalid_request', 'params/orderId must be integer', 400)],
+    ['1e3', 400, errorBody('invalid_request', 'params/orderId must be integer', 400)],
+    ['%2B5', 400, errorBody('invalid_request', 'params/orderId must be integer', 400)],
+    ['+5', 400, errorBody('invalid_request', 'params/orderId must be integer', 400)],
+    ['0x10', 400, errorBody('invalid_request', 'params/orderId must be integer', 400)],
+    ['%205', 400, errorBody('invalid_request', 'params/orderId must be integer', 400)],
+    ['5.0', 400, errorBody('invalid_request', 'params/orderId must be integer', 400)],
     ['9223372036854775808', 400, errorBody('invalid_request', 'params/orderId must be <= 9223372036854775807', 400)],
     ['9223372036854775807', 404, errorBody('not_found', 'Order 9223372036854775807 not found', 404)]
   ]

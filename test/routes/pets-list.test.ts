@@ -87,6 +87,20 @@ t.test('listPets refuses bad parameters with 400 naming them', async (t) => {
     ['limit=1.5', 'querystring/limit must be integer'],
     ['limit=', 'querystring/limit must be integer'],
     ['limit=1&limit=2', 'querystring/limit must be integer'],
+    // Decimal digits only: what Number() would also take is refused, not coerced.
+    ['limit=Infinity', 'querystring/limit must be integer'],
+    ['limit=-Infinity', 'querystring/limit must be integer'],
+    ['limit=1e400', 'querystring/limit must be integer'],
+    ['limit=1e1', 'querystring/limit must be integer'],
+    ['limit=0x10', 'querystring/limit must be integer'],
+    ['limit=%2B5', 'querystring/limit must be integer'],
+    ['limit=+5', 'querystring/limit must be integer'],
+    ['limit=%205', 'querystring/limit must be integer'],
+    ['limit=5%20', 'querystring/limit must be integer'],
+    ['limit=5.0', 'querystring/limit must be integer'],
+    ['limit=-5', 'querystring/limit must be >= 1'],
+    [`limit=1${'0'.repeat(400)}`, 'querystring/limit must be <= 100'],
+    ['stauts=sold&limit=1e1', "querystring must NOT have additional property 'stauts'"],
     ['status=lost', 'querystring/status must be one of: available, pending, sold'],
     ['status=SOLD', 'querystring/status must be one of: available, pending, sold'],
     ['stauts=sold', "querystring must NOT have additional property 'stauts'"],
@@ -101,6 +115,16 @@ t.test('listPets refuses bad parameters with 400 naming them', async (t) => {
     t.equal(res.statusCode, 400, query)
     t.equal(res.headers['content-type'], 'application/json; charset=utf-8', query)
     t.same(res.json(), errorBody('invalid_request', message, 400), query)
+  }
+})
+
+t.test('listPets takes a limit of decimal digits, leading zeros included', async (t) => {
+  const app = await build(t)
+  await addPets(app, 6)
+  for (const [limit, count] of [['5', 5], ['005', 5], ['100', 6]] as const) {
+    const res = await app.inject({ url: `/v1/pets?limit=${limit}`, headers: AUTH })
+    t.equal(res.statusCode, 200, limit)
+    t.equal(res.json().length, count, limit)
   }
 })
 

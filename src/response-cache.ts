@@ -1,5 +1,6 @@
 /**
- * Encoded answers of successful reads, kept by URL, never stale.
+ * Encoded answers of successful reads, kept by the canonical form of their query
+ * (./response-cache-key.ts), never stale.
  *
  * Freshness is proven, not guessed: every lookup first reads the database's version, and
  * any change since the last lookup empties the cache. On SQLite the version is
@@ -38,20 +39,30 @@ export function flat (text: string): string {
 }
 
 /**
- * How many URLs the cache remembers having seen once. An answer is kept only when its URL
- * is asked for again (the "doorkeeper" of TinyLFU): pages read once, such as a crawl
- * through random cursors, never enter, so they neither push out the answers read over and
- * over nor fill memory with entries that are thrown away unused.
+ * What the cache may spend on remembering the keys it has seen once, as a share of its
+ * size. An answer is kept only when its key is asked for again (the "doorkeeper" of
+ * TinyLFU): pages read once, such as a crawl through random cursors, never enter, so they
+ * neither push out the answers read over and over nor fill memory with entries that are
+ * thrown away unused. Counted in bytes, not keys, so that long keys cannot make it cost
+ * more than that share: an eighth of the default 4 MiB still remembers five to seven
+ * thousand keys of the lengths reads have (`getPet/123`, `listPets?cursor=...&limit=20`),
+ * more than the 4096 it used to count.
  * @see https://arxiv.org/abs/1512.00727
  */
-const SEEN_ONCE_MAX = 4096
+const SEEN_ONCE_SHARE = 1 / 8
+
+/** What one remembered key costs beside its characters: V8's string header, the Set's slot. */
+const SEEN_ONCE_ENTRY_BYTES = 64
 
 export class ResponseCache {
   readonly #entries: LRUCache<string, CachedAnswer>
   readonly #seenOnce = new Set<string>()
+  readonly #seenOnceMaxBytes: number
+  #seenOnceBytes = 0
   #version: DatabaseVersion | undefined
 
   constructor (private readonly readVersion: () => DatabaseVersion, maxBytes: number) {
+    this.#seenOnceMaxBytes = Math.floor(maxBytes * SEEN_ONCE_SHARE)
     this.#entries = new LRUCache({
       maxSize: maxBytes,
       sizeCalculation: (answer, key) => answer.body.length + key.length + 200
@@ -82,19 +93,39 @@ export class ResponseCache {
    * on. Asked before the answer is encoded, so a page read once costs nothing extra.
    */
   admits (key: string): boolean {
-    if (this.#seenOnce.delete(key)) return true
-    // Forgotten all at once when full: a URL asked for often is soon seen again.
-    if (this.#seenOnce.size >= SEEN_ONCE_MAX) this.#seenOnce.clear()
-    this.#seenOnce.add(key)
+    if (this.#seenOnce.delete(key)) {
+      this.#seenOnceBytes -= seenOnceCost(key)
+      return true
+    }
+    const cost = seenOnceCost(key)
+    if (cost > this.#seenOnceMaxBytes) return false
+    // Forgotten all at once when full: a key asked for often is soon seen again.
+    if (this.#seenOnceBytes + cost > this.#seenOnceMaxBytes) {
+      this.#seenOnce.clear()
+      this.#seenOnceBytes = 0
+    }
+    // Flat, as the answers are: a key built by concatenation is a rope of its pieces.
+    this.#seenOnce.add(flat(key))
+    this.#seenOnceBytes += cost
     return false
   }
 
   /** Keeps an answer read at `version`, unless the database has moved since. */
   keep (key: string, version: DatabaseVersion, answer: CachedAnswer): void {
-    if (version === this.version()) this.#entries.set(key, answer)
+    if (version === this.version()) this.#entries.set(flat(key), answer)
   }
 
   get size (): number {
     return this.#entries.size
   }
+
+  /** What the keys seen once are counted as costing, in bytes; at most an eighth of the size. */
+  get seenOnceBytes (): number {
+    return this.#seenOnceBytes
+  }
+}
+
+/** A key is ASCII (./response-cache-key.ts): its length is its bytes. */
+function seenOnceCost (key: string): number {
+  return key.length + SEEN_ONCE_ENTRY_BYTES
 }

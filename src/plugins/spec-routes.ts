@@ -13,7 +13,7 @@
  * The start fails when an operation has no handler or a handler no operation, so adding
  * an operation is: edit the document, `npm run codegen`, write one handler.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods, RouteHandlerMethod } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, HTTPMethods, RouteHandlerMethod } from 'fastify'
 import { entityTag } from '../conditional.ts'
 import { ApiError } from '../errors.ts'
 import type { ApiDocument, JsonObject, Operation } from '../openapi/document.ts'
@@ -23,6 +23,7 @@ import { routeSchema } from '../openapi/route-schema.ts'
 import { needsBearerKey } from '../openapi/security.ts'
 import { notFound } from './errors.ts'
 import { flat, type ResponseCache } from '../response-cache.ts'
+import { cacheKeyOf, type CacheKeyOf } from '../response-cache-key.ts'
 import { requestHash } from './idempotency.ts'
 
 type Handler = RouteHandlerMethod<any, any, any, any>
@@ -102,19 +103,20 @@ function idempotent (app: FastifyInstance, operationId: string, handler: Handler
 /**
  * The handler of a read, through the response cache: a kept answer is sent as it was,
  * headers and entity tag included (the ETag hook then has nothing to compute); otherwise
- * the handler runs and its 200 is kept (from the URL's second request on: see
- * ResponseCache.admits), keyed by the URL, which is all a read depends on (the key check
- * and validation have run before, on every request).
+ * the handler runs and its 200 is kept (from the key's second request on: see
+ * ResponseCache.admits), keyed by the operation and its validated parameters, which is
+ * all a read depends on (the key check and validation have run before, on every request).
  */
-function cached (cache: ResponseCache, handler: Handler): Handler {
+function cached (cache: ResponseCache, keyOf: CacheKeyOf, handler: Handler): Handler {
   return async function cachedHandler (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
     const version = cache.version()
-    const hit = cache.get(request.url)
+    const key = keyOf(request.params, request.query)
+    const hit = cache.get(key)
     if (hit !== undefined) {
       reply.headers(hit.headers).header('etag', hit.etag)
       return hit.body
     }
-    if (!cache.admits(request.url)) return handler.call(this, request, reply)
+    if (!cache.admits(key)) return handler.call(this, request, reply)
     const before = new Set(Object.keys(reply.getHeaders()))
     const payload = await handler.call(this, request, reply)
     if (reply.statusCode !== 200) return payload
@@ -125,20 +127,25 @@ function cached (cache: ResponseCache, handler: Handler): Handler {
     const etag = entityTag(body)
     const headers = Object.fromEntries(Object.entries(reply.getHeaders())
       .filter(([name]) => !before.has(name)).map(([name, value]) => [name, String(value)]))
-    cache.keep(request.url, version, { body, etag, headers })
+    cache.keep(key, version, { body, etag, headers })
     reply.header('etag', etag)
     return body
   }
 }
 
+/** The names of an object schema's properties: a route's path or query parameters. */
+const namesOf = (schema: unknown) => Object.keys((schema as { properties?: object } | undefined)?.properties ?? {})
+
 /**
  * The handler as registered: with idempotency for creates that take a key, the cache for
  * reads, and a deadline around whatever may wait on the database (a cache hit does not).
  */
-function wrapped (app: FastifyInstance, document: ApiDocument, op: Operation, handler: Handler, deadlineMs: number): Handler {
+function wrapped (app: FastifyInstance, document: ApiDocument, op: Operation, schema: FastifySchema, handler: Handler, deadlineMs: number): Handler {
   if (takesIdempotencyKey(document, op)) return withDeadline(idempotent(app, op.operationId, handler), deadlineMs)
   const bounded = withDeadline(handler, deadlineMs)
-  if (op.method === 'GET' && app.responseCache !== undefined) return cached(app.responseCache, bounded)
+  if (op.method === 'GET' && app.responseCache !== undefined) {
+    return cached(app.responseCache, cacheKeyOf(op.operationId, namesOf(schema.params), namesOf(schema.querystring)), bounded)
+  }
   return bounded
 }
 
@@ -168,14 +175,15 @@ export default async function specRoutes (app: FastifyInstance, { document, hand
     scope.addHook('onRequest', guard)
     scope.setNotFoundHandler(notFound)
     for (const op of document.operations.values()) {
+      const schema = routeSchema(document, op.operationId)
       scope.route({
         method: op.method as HTTPMethods,
         url: op.url,
-        schema: routeSchema(document, op.operationId),
+        schema,
         // statsId: metrics label the route by its operationId.
         config: { public: !needsBearerKey(document, op.operationId), statsId: op.operationId },
         ...operationHooks(op, scope.prefix, now),
-        handler: wrapped(app, document, op, handlers[op.operationId]!, responseTimeoutMs)
+        handler: wrapped(app, document, op, schema, handlers[op.operationId]!, responseTimeoutMs)
       })
     }
     methodNotAllowed(scope, document)

@@ -8,7 +8,9 @@ import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
+import { encodeCursor } from '../../src/pagination.ts'
 import { flat, ResponseCache, type DatabaseVersion } from '../../src/response-cache.ts'
+import { cacheKeyOf } from '../../src/response-cache-key.ts'
 import { AUTH, build, JSON_HEADERS, TEST_DATABASE, testDatabaseUrl } from '../helper.ts'
 import { tempDir } from '../process-helper.ts'
 
@@ -169,12 +171,89 @@ t.test('the cache holds no more than its size', async (t) => {
   t.ok(cache.get('/v1/pets/99'), 'the newest are kept')
 })
 
-t.test('an answer is kept from its second miss on; URLs read once are forgotten, all at once, when too many', async (t) => {
+t.test('an answer is kept from its second miss on', async (t) => {
   const cache = new ResponseCache(() => [1, 0], 1 << 20)
-  t.equal(cache.admits('/v1/pets'), false, 'first miss: remembered, not kept')
-  t.equal(cache.admits('/v1/pets'), true, 'second miss: kept')
-  t.equal(cache.admits('/v1/pets'), false, 'then remembered afresh, should it be pushed out and missed again')
-  for (let i = 0; i < 4096; i++) cache.admits(`/v1/pets/${i}`)
-  t.equal(cache.admits('/v1/pets/0'), false, 'past 4096 URLs seen once, they are all forgotten')
-  t.equal(cache.admits('/v1/pets/0'), true)
+  t.equal(cache.admits('listPets?limit=20'), false, 'first miss: remembered, not kept')
+  t.equal(cache.admits('listPets?limit=20'), true, 'second miss: kept')
+  t.equal(cache.seenOnceBytes, 0, 'and no longer counted as seen once')
+  t.equal(cache.admits('listPets?limit=20'), false, 'then remembered afresh, should it be pushed out and missed again')
+})
+
+t.test('keys seen once cost at most an eighth of the cache, and are forgotten all at once past it', async (t) => {
+  const maxBytes = 80_000
+  const cache = new ResponseCache(() => [1, 0], maxBytes)
+  const budget = maxBytes / 8
+  t.equal(cache.admits('listPets?cursor=first'), false)
+  let cleared = false
+  for (let i = 0; i < 2000; i++) {
+    const before = cache.seenOnceBytes
+    cache.admits(`listPets?cursor=${i}&${'x'.repeat(i % 3000)}`)
+    if (cache.seenOnceBytes < before) cleared = true
+    if (cache.seenOnceBytes > budget) return t.fail(`${cache.seenOnceBytes} bytes seen once, over ${budget}`)
+  }
+  t.ok(cleared, 'full, then forgotten')
+  t.ok(cache.seenOnceBytes > 0 && cache.seenOnceBytes <= budget, `${cache.seenOnceBytes} bytes, at most ${budget}`)
+  t.equal(cache.admits('listPets?cursor=first'), false, 'the first key was forgotten with the rest')
+  const before = cache.seenOnceBytes
+  const huge = `listPets?cursor=${'y'.repeat(budget)}`
+  t.equal(cache.admits(huge), false)
+  t.equal(cache.admits(huge), false, 'a key longer than the whole budget is never remembered')
+  t.equal(cache.seenOnceBytes, before, 'nor does it push the others out')
+})
+
+t.test('the key is the operation and its validated parameters, in one order, injective', async (t) => {
+  const keyOf = cacheKeyOf('listPets', [], ['status', 'limit', 'cursor'])
+  t.equal(keyOf({}, { limit: 20 }), 'listPets?limit=20')
+  t.equal(keyOf(undefined, { status: 'sold', limit: 5 }), 'listPets?limit=5&status=sold')
+  t.equal(keyOf({}, { limit: 5, status: 'sold' }), 'listPets?limit=5&status=sold', 'whatever the order of the query')
+  t.equal(keyOf({}, { cursor: 'MjA', limit: 5, status: undefined }), 'listPets?cursor=MjA&limit=5')
+  t.not(keyOf({}, { cursor: 'MjA&limit=5', limit: 20 }), keyOf({}, { cursor: 'MjA', limit: 5 }), 'no value passes for a separator')
+  t.equal(keyOf({}, { cursor: 'a&b=c', limit: 1 }), 'listPets?cursor=a%26b%3Dc&limit=1')
+  t.equal(keyOf({}, { cursor: '', limit: 1 }), 'listPets?cursor=&limit=1', 'an empty value is not an absent one')
+  const byId = cacheKeyOf('getPet', ['petId'], [])
+  t.equal(byId({ petId: 1 }, {}), 'getPet/1')
+  t.equal(byId({ petId: 9223372036854775807n }, null), 'getPet/9223372036854775807')
+  const both = cacheKeyOf('op', ['b', 'a'], ['tags'])
+  t.equal(both({ a: 'x/y', b: 2 }, { tags: ['p,q', 'r'] }), 'op/x%2Fy/2?tags=[p%2Cq,r]')
+  t.not(both({ a: 1, b: 2 }, { tags: ['p,q'] }), both({ a: 1, b: 2 }, { tags: ['p', 'q'] }))
+})
+
+t.test('spellings of one query share one entry, and its answer is the handler\'s own', async (t) => {
+  const app = await build(t, { metrics: true, keySyncIntervalMs: 3_600_000 })
+  for (const name of ['A', 'B', 'C']) await create(app, name)
+  const spellings: string[][] = [
+    ['/v1/pets?limit=2', '/v1/pets?&limit=2&', '/v1/pets?limit=002'],
+    ['/v1/pets', '/v1/pets?limit=20', '/v1/pets?&&limit=20&&'],
+    ['/v1/pets?status=available&limit=2', '/v1/pets?limit=2&status=available', '/v1/pets?limit=02&&status=available'],
+    [`/v1/pets?limit=1&cursor=${encodeCursor(1)}`, `/v1/pets?cursor=${encodeCursor(1)}&limit=1`, `/v1/pets?cursor=${encodeCursor(1)}&limit=01&`],
+    ['/v1/pets/1', '/v1/pets/01', '/v1/pets/001'],
+    ['/v1/store/orders', '/v1/store/orders?limit=20', '/v1/store/orders?limit=20&']
+  ]
+  for (const [first, second, third] of spellings as Array<[string, string, string]>) {
+    const fresh = [await read(app, first), await read(app, second)]
+    const before = await queries(app)
+    const hit = await read(app, third)
+    t.equal(await queries(app) - before, postgres ? 1 : 0, `${third}: ${postgres ? 'no cache on PostgreSQL' : 'from the cache'}`)
+    for (const answer of [...fresh, hit]) {
+      t.equal(answer.statusCode, 200, first)
+      t.equal(answer.body, fresh[0]!.body, first)
+      t.equal(answer.headers.etag, fresh[0]!.headers.etag, first)
+      t.equal(answer.headers.link, fresh[0]!.headers.link, first)
+      t.equal(answer.headers['content-type'], 'application/json; charset=utf-8', first)
+    }
+  }
+  t.match((await read(app, '/v1/pets?&limit=2&')).headers.link, /^<\/v1\/pets\?limit=2&cursor=Mg>; rel="next"$/, 'the Link is rebuilt from the parsed query')
+  t.equal(app.responseCache?.size ?? 0, postgres ? 0 : spellings.length, 'one entry for each query')
+})
+
+t.test('long spellings of many queries cost the doorkeeper their canonical key only', async (t) => {
+  const app = await build(t)
+  await create(app, 'Rex')
+  for (let i = 1; i <= 300; i++) {
+    const res = await read(app, `/v1/pets?${'&'.repeat(12_000)}cursor=${encodeCursor(i)}`)
+    if (res.statusCode !== 200) return t.fail(res.body)
+  }
+  if (postgres) return t.equal(app.responseCache, undefined, 'no cache on PostgreSQL')
+  const seen = app.responseCache!.seenOnceBytes
+  t.ok(seen > 0 && seen < 300 * 100, `${seen} bytes for 300 URLs of 12 KB each`)
 })

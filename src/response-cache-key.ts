@@ -17,12 +17,15 @@ export type CacheKeyOf = (params: unknown, query: unknown) => string
 
 type Values = Record<string, unknown> | undefined
 
+/** What encodeURIComponent leaves as it is, tested first: a call to it costs more. */
+const UNRESERVED = /^[\w.~-]*$/
+
 /**
  * A value in a key: strings percent-encoded, so that no value can pass for a separator
  * and two different queries never share a key; the key is then ASCII, its length its bytes.
  */
 function encoded (value: unknown): string {
-  if (typeof value === 'string') return encodeURIComponent(value)
+  if (typeof value === 'string') return UNRESERVED.test(value) ? value : encodeURIComponent(value)
   if (Array.isArray(value)) return `[${value.map(encoded).join(',')}]`
   return String(value)
 }

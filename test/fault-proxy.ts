@@ -30,6 +30,16 @@ export interface FaultProxy {
   readonly connections: number
 }
 
+/**
+ * Resets a connection, as a crashed peer would. One whose peer has already ended it is
+ * shutting down: Node 20 cannot reset that one and leaks its handle, and the test process
+ * then never exits, so it is just closed.
+ */
+function reset (socket: Socket): void {
+  if (socket.writableEnded) socket.destroy()
+  else socket.resetAndDestroy()
+}
+
 export async function faultProxy (t: Test, target: string): Promise<FaultProxy> {
   const { hostname, port: targetPort } = new URL(target)
   let mode: Mode = 'pass'
@@ -67,8 +77,8 @@ export async function faultProxy (t: Test, target: string): Promise<FaultProxy> 
 
   function cut (): void {
     for (const pair of pairs) {
-      pair.client.resetAndDestroy()
-      pair.upstream.resetAndDestroy()
+      reset(pair.client)
+      reset(pair.upstream)
     }
     pairs.clear()
   }

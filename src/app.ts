@@ -114,7 +114,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     await app.register(apiKeys, { environmentKeys: options.apiKeys ?? [], syncIntervalMs: options.keySyncIntervalMs ?? DEFAULTS.keySyncIntervalMs })
     await app.register(auth)
     await app.register(idempotency, DEFAULTS.idempotency)
-    await app.register(redis, { url: options.redisUrl })
+    await app.register(redis, { url: options.redisUrl, commandTimeoutMs: options.redisCommandTimeoutMs ?? DEFAULTS.redisCommandTimeoutMs })
     await app.register(rateLimits, { ...DEFAULTS.rateLimit, ...options.rateLimit })
     const document = options.document ?? apiDocument
     await app.register(docs, { document })

@@ -52,7 +52,9 @@ function limiter (name: string, points: number, windowMs: number, redis: Redis |
     points,
     duration,
     // A Redis outage must not take the API down, nor lift the limits: each instance then
-    // counts in its own memory.
+    // counts in its own memory (`get` and `consume` both fall back to it). While the
+    // connection is not ready, which is also while a stalled one is replaced
+    // (./redis.ts), no request waits on Redis: the memory answers at once.
     insuranceLimiter: memory,
     rejectIfRedisNotReady: true
   })

@@ -27,7 +27,10 @@ export async function testDatabaseUrl (t: Test): Promise<string> {
 
 export async function build (t: Test, options: Partial<AppOptions> = {}) {
   const database = options.database ?? { url: await testDatabaseUrl(t) }
-  const app = await buildApp({ apiKeys: [TEST_KEY], ...options, database })
+  // Overload shedding off unless a test asks for it: the test files running beside it on a
+  // small machine lag the event loop, and its 503s would blur what a test looks at.
+  const pressure = { maxEventLoopDelayMs: 0, ...options.pressure }
+  const app = await buildApp({ apiKeys: [TEST_KEY], ...options, database, pressure })
   t.teardown(() => app.close())
   return app
 }

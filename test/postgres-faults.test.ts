@@ -19,8 +19,6 @@ const skip = await postgresSkipReason()
 
 const UNAVAILABLE = errorBody('unavailable', 'The database is not available right now; retry after the Retry-After delay', 503)
 const NO_LIMITS = { perKey: 0, anonymous: 100_000 }
-// Overload shedding off: on a busy machine its 503s would blur the ones under test.
-const NO_SHEDDING = { maxEventLoopDelayMs: 0 }
 
 type App = Awaited<ReturnType<typeof build>>
 
@@ -76,7 +74,6 @@ t.test('backends terminated under load: 503s, never a 500 or the end of the proc
   const app = await build(t, {
     database: { url, poolSize: 4 },
     rateLimit: NO_LIMITS,
-    pressure: NO_SHEDDING,
     logger: { level: 'warn', stream: { write: (line: string) => { warnings.push(line) } } }
   })
   const traffic = load(app)
@@ -101,7 +98,7 @@ t.test('a stalled database: every request answered 503 within its deadline, /rea
   // must answer well before.
   const timeouts = { connectTimeoutMs: 500 }
   const responseMs = 1500
-  const app = await build(t, { database: { url: proxy.through(url), ...timeouts }, timeouts: { responseMs }, rateLimit: NO_LIMITS, pressure: NO_SHEDDING })
+  const app = await build(t, { database: { url: proxy.through(url), ...timeouts }, timeouts: { responseMs }, rateLimit: NO_LIMITS })
   t.equal((await app.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: { name: 'before', categoryId: 1 } })).statusCode, 201)
 
   proxy.stall()
@@ -136,7 +133,7 @@ t.test('a stalled database: every request answered 503 within its deadline, /rea
 t.test('connections cut under load (a restart, a failover): 503s, never a 500, then service again', { skip }, async (t) => {
   const url = await createPostgresDatabase(t)
   const proxy = await faultProxy(t, POSTGRES_ADMIN_URL)
-  const app = await build(t, { database: { url: proxy.through(url), poolSize: 4 }, rateLimit: NO_LIMITS, pressure: NO_SHEDDING })
+  const app = await build(t, { database: { url: proxy.through(url), poolSize: 4 }, rateLimit: NO_LIMITS })
   const traffic = load(app)
   for (let round = 0; round < 5; round++) {
     const before = traffic.answers.length
@@ -149,7 +146,7 @@ t.test('connections cut under load (a restart, a failover): 503s, never a 500, t
 
 t.test('a session left idle in a transaction loses its Idempotency-Key lock after the timeout', { skip }, async (t) => {
   const url = await createPostgresDatabase(t)
-  const options = { database: { url, idleInTransactionTimeoutMs: 1000 }, rateLimit: NO_LIMITS, pressure: NO_SHEDDING }
+  const options = { database: { url, idleInTransactionTimeoutMs: 1000 }, rateLimit: NO_LIMITS }
   const [stuck, other] = [await build(t, options), await build(t, options)]
   // The lock an idempotent create of TEST_KEY's with this key takes (src/plugins/idempotency.ts).
   const key = 'left-in-a-transaction'

@@ -13,8 +13,6 @@ import { AUTH, build, errorBody, JSON_HEADERS, until } from '../helper.ts'
 import { holdWriteLock } from '../lock-holder.ts'
 import { runScript, tempDir } from '../process-helper.ts'
 
-// Overload shedding off: on a busy machine its 503s would blur the ones under test.
-const NO_SHEDDING = { maxEventLoopDelayMs: 0 }
 const UNAVAILABLE = errorBody('unavailable', 'The database is not available right now; retry after the Retry-After delay', 503)
 
 function capture () {
@@ -32,7 +30,7 @@ async function countPets (app: Awaited<ReturnType<typeof build>>): Promise<numbe
 t.test('a write waits for a lock another process holds, while other requests are answered', async (t) => {
   const file = join(tempDir(t), 'petstore.db')
   // A long allowance: this test shows the waiting, not its limit.
-  const app = await build(t, { pressure: NO_SHEDDING, database: { url: file, lockTimeoutMs: 30_000 } })
+  const app = await build(t, { database: { url: file, lockTimeoutMs: 30_000 } })
   const holder = await holdWriteLock(t, file)
   let created = false
   const create = app.inject(newPet('waits')).then((res) => { created = true; return res })
@@ -50,7 +48,7 @@ t.test('a write waits for a lock another process holds, while other requests are
 t.test('a lock held past SQLITE_LOCK_TIMEOUT_MS is a 503 with Retry-After, nothing is written, and the log says why', async (t) => {
   const file = join(tempDir(t), 'petstore.db')
   const log = capture()
-  const app = await build(t, { pressure: NO_SHEDDING, database: { url: file, lockTimeoutMs: 200 }, logger: log.logger })
+  const app = await build(t, { database: { url: file, lockTimeoutMs: 200 }, logger: log.logger })
   const holder = await holdWriteLock(t, file)
   for (const request of [newPet('plain'), newPet('idempotent', { 'idempotency-key': 'locked-1' })]) {
     const res = await app.inject(request)
@@ -75,7 +73,7 @@ t.test('a lock held past SQLITE_LOCK_TIMEOUT_MS is a 503 with Retry-After, nothi
 t.test('a full database is a 503, the log names the real cause, and writes resume once there is room', async (t) => {
   const file = join(tempDir(t), 'petstore.db')
   const log = capture()
-  const app = await build(t, { pressure: NO_SHEDDING, database: { url: file }, logger: log.logger })
+  const app = await build(t, { database: { url: file }, logger: log.logger })
   t.equal((await app.inject(newPet('before'))).statusCode, 201)
   // SQLite's own page limit makes the file "full" exactly as a full disk does (SQLITE_FULL).
   const { rows } = await sql<{ page_count: number }>`pragma page_count`.execute(app.db)
@@ -105,7 +103,7 @@ t.test('a full database is a 503, the log names the real cause, and writes resum
 
 t.test('npm run keys against a live database never makes a client request fail', async (t) => {
   const file = join(tempDir(t), 'petstore.db')
-  const app = await build(t, { pressure: NO_SHEDDING, database: { url: file }, rateLimit: { perKey: 0 } })
+  const app = await build(t, { database: { url: file }, rateLimit: { perKey: 0 } })
   const statuses: number[] = []
   let writing = true
   const writer = (async () => {
@@ -126,7 +124,7 @@ t.test('npm run keys against a live database never makes a client request fail',
 t.test('the schema and the writes reach the main file: after migrating, and once writes pause', async (t) => {
   const dir = tempDir(t)
   const file = join(dir, 'petstore.db')
-  const app = await build(t, { pressure: NO_SHEDDING, database: { url: file, idleCheckpointMs: 50 } })
+  const app = await build(t, { database: { url: file, idleCheckpointMs: 50 } })
   // What is left if the -wal file is lost: the main file alone.
   const mainFileOnly = (name: string) => {
     const copy = join(dir, name)

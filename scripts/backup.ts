@@ -6,7 +6,7 @@
 import { statSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { loadConfig } from '../src/config.ts'
+import { loadConfig } from '../src/config/config.ts'
 import { describeDatabase, isPostgresUrl, sqlitePath } from '../src/database/connect.ts'
 import { backupSqlite } from './lib/sqlite-backup.ts'
 

@@ -2,15 +2,15 @@
  * The second half of `npm run build` (after `tsc`), for the files tsc does not emit:
  * - the OpenAPI document into dist/spec/, as written (served at /openapi.yaml) and already
  *   parsed, as JSON, so the built service starts without parsing YAML (see ApiDocument.read);
- * - the docs page's assets (its favicon) beside the built src/plugins/docs.js, which reads
+ * - the docs page's assets (its favicon) beside the built src/features/docs/plugin.js, which reads
  *   them relative to itself.
  */
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs'
-import { apiDocument } from '../src/openapi/document.ts'
+import { apiDocument } from '../src/contract/document.ts'
 
 const out = new URL('../dist/spec/', import.meta.url)
 mkdirSync(out, { recursive: true })
 writeFileSync(new URL('openapi.yaml', out), apiDocument.yaml)
 writeFileSync(new URL('openapi.json', out), apiDocument.json)
 
-cpSync(new URL('../src/plugins/docs-assets/', import.meta.url), new URL('../dist/src/plugins/docs-assets/', import.meta.url), { recursive: true })
+cpSync(new URL('../src/features/docs/assets/', import.meta.url), new URL('../dist/src/features/docs/assets/', import.meta.url), { recursive: true })

@@ -3,7 +3,7 @@
  *
  * The one change to openapi-typescript's defaults: an `int64` integer is typed
  * `number | bigint`, because the service keeps integers beyond 2^53 as BigInt
- * rather than rounding them (see src/json.ts).
+ * rather than rounding them (see src/http/json.ts).
  */
 import { writeFile } from 'node:fs/promises'
 import openapiTS, { astToString } from 'openapi-typescript'

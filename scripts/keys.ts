@@ -9,11 +9,11 @@
  */
 import { parseArgs } from 'node:util'
 import type { Kysely } from 'kysely'
-import { loadConfig } from '../src/config.ts'
+import { loadConfig } from '../src/config/config.ts'
 import { connect, SCRIPT_BLOCKING_WAIT_MS } from '../src/database/connect.ts'
 import { migrateToLatest } from '../src/database/migrate.ts'
 import type { Database } from '../src/database/schema.ts'
-import { createApiKey, findActiveApiKeys, listApiKeys, revokeApiKey, type ApiKeyInfo, type KeySelector } from '../src/repositories/api-keys.ts'
+import { createApiKey, findActiveApiKeys, listApiKeys, revokeApiKey, type ApiKeyInfo, type KeySelector } from '../src/features/api-keys/repository.ts'
 
 const USAGE = 'usage: npm run keys -- create --name NAME | list | revoke NAME|ID | revoke --id ID | revoke --name NAME'
 

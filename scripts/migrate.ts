@@ -3,7 +3,7 @@
  * does this at start; this is for deployments that migrate as a separate step.
  */
 import type { Kysely } from 'kysely'
-import { loadConfig } from '../src/config.ts'
+import { loadConfig } from '../src/config/config.ts'
 import { connect, SCRIPT_BLOCKING_WAIT_MS } from '../src/database/connect.ts'
 import { migrateToLatest } from '../src/database/migrate.ts'
 import type { Database } from '../src/database/schema.ts'

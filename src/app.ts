@@ -3,38 +3,38 @@
  * tests drive it with `inject()`.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
-import { clientErrorHandler } from './client-errors.ts'
+import { clientErrorHandler } from './http/parser-errors.ts'
 import type { DatabaseOptions } from './database/connect.ts'
-import { DEFAULTS } from './defaults.ts'
-import { ApiError } from './errors.ts'
-import { apiDocument, type ApiDocument } from './openapi/document.ts'
-import type { Clock } from './openapi/operation-hooks.ts'
-import apiKeys from './plugins/api-keys.ts'
-import auth from './plugins/auth.ts'
-import database from './plugins/database.ts'
-import idempotency from './plugins/idempotency.ts'
-import metrics from './plugins/metrics.ts'
-import docs from './plugins/docs.ts'
-import errors, { sendError } from './plugins/errors.ts'
-import pressure, { type PressureOptions } from './plugins/pressure.ts'
-import rateLimits, { type RateLimitOptions } from './plugins/rate-limit.ts'
-import redis from './plugins/redis.ts'
-import requestIds from './plugins/request-ids.ts'
-import requireHost from './plugins/require-host.ts'
-import responseCache from './plugins/response-cache.ts'
-import security, { API_SECURITY_HEADERS } from './plugins/security.ts'
-import specRoutes, { type SpecRoutesOptions } from './plugins/spec-routes.ts'
-import validation from './plugins/validation.ts'
-import { REQUEST_ID_HEADER, requestId } from './request-id.ts'
-import { RequestLog } from './request-log.ts'
-import health from './routes/health.ts'
-import { handlers } from './routes/index.ts'
+import { DEFAULTS } from './config/defaults.ts'
+import { ApiError } from './http/error-codes.ts'
+import { apiDocument, type ApiDocument } from './contract/document.ts'
+import type { Clock } from './contract/operation-hooks.ts'
+import apiKeys from './features/api-keys/plugin.ts'
+import auth from './features/api-keys/auth.ts'
+import database from './database/plugin.ts'
+import idempotency from './features/idempotency/plugin.ts'
+import metrics from './features/metrics/plugin.ts'
+import docs from './features/docs/plugin.ts'
+import errors, { sendError } from './http/error-handler.ts'
+import pressure, { type PressureOptions } from './http/pressure.ts'
+import rateLimits, { type RateLimitOptions } from './features/rate-limit/plugin.ts'
+import redis from './features/rate-limit/redis.ts'
+import requestIds from './http/request-id-plugin.ts'
+import requireHost from './http/require-host.ts'
+import responseCache from './features/response-cache/plugin.ts'
+import security, { API_SECURITY_HEADERS } from './http/security-headers.ts'
+import specRoutes, { type SpecRoutesOptions } from './contract/wiring.ts'
+import validation from './contract/validation.ts'
+import { REQUEST_ID_HEADER, requestId } from './http/request-id.ts'
+import { RequestLog } from './http/request-log.ts'
+import health from './features/health/routes.ts'
+import { handlers } from './features/handlers.ts'
 
 export interface AppOptions {
   database: DatabaseOptions
   /** Keys accepted besides those in the database. */
   apiKeys?: readonly string[]
-  /** Largest accepted request body, in bytes. Every default is in ./defaults.ts. */
+  /** Largest accepted request body, in bytes. Every default is in ./config/defaults.ts. */
   bodyLimit?: number
   /** The clock deprecation sunsets are checked against; tests move it. */
   now?: Clock
@@ -82,7 +82,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
       headersTimeout: timeouts.headersMs,
       // How often Node checks those two deadlines (its default is 30 s).
       connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
-      // Refused by ./plugins/require-host.ts instead, with the Error body.
+      // Refused by ./http/require-host.ts instead, with the Error body.
       requireHostHeader: false
     },
     // While draining, a request already on an open connection is served as usual (with

@@ -2,12 +2,12 @@
  * The entry point: configuration, logger, listen, graceful shutdown. Nothing else.
  */
 import { buildApp } from './app.ts'
-import { loadConfig, type Config } from './config.ts'
-import { announceFirstRunKey, ensureFirstRunKey } from './first-run.ts'
-import { loggerOptions } from './logger.ts'
-import { startMetricsServer, type MetricsServer } from './metrics-server.ts'
-import { closeGracefully } from './shutdown.ts'
-import { startFailure } from './start-failure.ts'
+import { loadConfig, type Config } from './config/config.ts'
+import { announceFirstRunKey, ensureFirstRunKey } from './features/api-keys/first-run.ts'
+import { loggerOptions } from './config/logger.ts'
+import { startMetricsServer, type MetricsServer } from './features/metrics/server.ts'
+import { closeGracefully } from './http/graceful-shutdown.ts'
+import { startFailure } from './config/start-failure.ts'
 
 let config: Config
 try {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { clientAddress } from '../src/client-address.ts'
+import { clientAddress } from '../src/features/rate-limit/client-address.ts'
 
 t.test('IPv4 counts one by one, IPv6 per /64, the same way every time', async (t) => {
   for (let round = 0; round < 2; round++) {

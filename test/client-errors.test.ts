@@ -3,7 +3,7 @@
  * (the real process is tested in timeouts.test.ts; this covers each case in-process).
  */
 import t from 'tap'
-import { clientErrorHandler } from '../src/client-errors.ts'
+import { clientErrorHandler } from '../src/http/parser-errors.ts'
 
 function fakeSocket (writable = true) {
   const socket = { written: '', destroyed: false, writable, write (text: string) { socket.written += text }, destroy () { socket.destroyed = true } }

@@ -1,6 +1,6 @@
 import t from 'tap'
-import { loadConfig } from '../src/config.ts'
-import { DEFAULTS } from '../src/defaults.ts'
+import { loadConfig } from '../src/config/config.ts'
+import { DEFAULTS } from '../src/config/defaults.ts'
 import { AUTH, build } from './helper.ts'
 
 t.test('defaults', async (t) => {

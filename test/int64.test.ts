@@ -1,5 +1,5 @@
 import t from 'tap'
-import { toApiInt } from '../src/int64.ts'
+import { toApiInt } from '../src/http/int64.ts'
 
 t.test('toApiInt gives a number when exact and a BigInt beyond 2^53', async (t) => {
   t.equal(toApiInt(7), 7)

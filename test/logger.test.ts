@@ -1,5 +1,5 @@
 import t from 'tap'
-import { loggerOptions, redactUrl, REDACTED_PATHS } from '../src/logger.ts'
+import { loggerOptions, redactUrl, REDACTED_PATHS } from '../src/config/logger.ts'
 
 t.test('JSON by default off a terminal, pretty on one or when asked', async (t) => {
   const redact = { paths: REDACTED_PATHS, censor: '[redacted]' }

@@ -4,8 +4,8 @@
  */
 import { Writable } from 'node:stream'
 import t from 'tap'
-import { createApiKey } from '../src/repositories/api-keys.ts'
-import { loggerOptions, REDACTED_PATHS } from '../src/logger.ts'
+import { createApiKey } from '../src/features/api-keys/repository.ts'
+import { loggerOptions, REDACTED_PATHS } from '../src/config/logger.ts'
 import { build, JSON_HEADERS, TEST_KEY } from './helper.ts'
 
 function capture () {

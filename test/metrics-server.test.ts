@@ -8,7 +8,7 @@ import { Registry } from 'prom-client'
 import t, { type Test } from 'tap'
 import { until } from './helper.ts'
 import { tryConnect } from './process-helper.ts'
-import { startMetricsServer, type MetricsServerOptions } from '../src/metrics-server.ts'
+import { startMetricsServer, type MetricsServerOptions } from '../src/features/metrics/server.ts'
 
 async function listener (t: Test, timeouts: MetricsServerOptions['timeouts'] = {}) {
   const metrics = await startMetricsServer(new Registry(), { port: 0, host: '127.0.0.1', timeouts })

@@ -6,7 +6,7 @@ import { copyFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import t from 'tap'
-import { ApiDocument, apiDocument, specPath } from '../src/openapi/document.ts'
+import { ApiDocument, apiDocument, specPath } from '../src/contract/document.ts'
 import { tempDir } from './process-helper.ts'
 
 t.test('the document read from its built JSON is the one parsed from the YAML', async (t) => {

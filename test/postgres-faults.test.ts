@@ -10,7 +10,7 @@ import pg from 'pg'
 import t from 'tap'
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
 import type { Test } from 'tap'
-import { hashKey } from '../src/keys.ts'
+import { hashKey } from '../src/features/api-keys/key-material.ts'
 import { faultProxy } from './fault-proxy.ts'
 import { AUTH, build, errorBody, JSON_HEADERS, TEST_KEY, until } from './helper.ts'
 import { createPostgresDatabase, POSTGRES_ADMIN_URL, postgresSkipReason } from './services.ts'
@@ -148,7 +148,7 @@ t.test('a session left idle in a transaction loses its Idempotency-Key lock afte
   const url = await createPostgresDatabase(t)
   const options = { database: { url, idleInTransactionTimeoutMs: 1000 }, rateLimit: NO_LIMITS }
   const [stuck, other] = [await build(t, options), await build(t, options)]
-  // The lock an idempotent create of TEST_KEY's with this key takes (src/plugins/idempotency.ts).
+  // The lock an idempotent create of TEST_KEY's with this key takes (src/features/idempotency/plugin.ts).
   const key = 'left-in-a-transaction'
   const scope = hash('sha256', `${hashKey(TEST_KEY)}\n${key}`, 'hex')
   const lock = String(BigInt.asIntN(64, BigInt(`0x${scope.slice(0, 16)}`)))

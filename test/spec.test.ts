@@ -1,8 +1,8 @@
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
 import t from 'tap'
-import { apiDocument } from '../src/openapi/document.ts'
-import { routeSchema } from '../src/openapi/route-schema.ts'
+import { apiDocument } from '../src/contract/document.ts'
+import { routeSchema } from '../src/contract/route-schema.ts'
 
 t.test('every operation of the document has its route schemas, free of OpenAPI-only keywords', async (t) => {
   t.same([...apiDocument.operations.keys()], ['listPets', 'createPet', 'getPet', 'listOrders', 'placeOrder', 'cancelOrder'])

@@ -1,11 +1,11 @@
 /**
- * What a failed start says (src/start-failure.ts) for the causes a process cannot easily
+ * What a failed start says (src/config/start-failure.ts) for the causes a process cannot easily
  * be made to meet in a test (test/server.test.ts starts the real entry point for the others),
  * and how a database is named in it.
  */
 import t from 'tap'
 import { describeDatabase } from '../src/database/connect.ts'
-import { startFailure } from '../src/start-failure.ts'
+import { startFailure } from '../src/config/start-failure.ts'
 
 const listenError = (code: string) => Object.assign(new Error(`listen ${code}`), { code, syscall: 'listen', address: '10.1.2.3', port: 80 })
 

@@ -127,7 +127,7 @@ function parseTrustProxy (value: string): Config['trustProxy'] {
 
 export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   // validateSchema: false: checking this fixed schema against the meta-schema would cost
-  // the start some 50 ms, every time (see ./plugins/validation.ts).
+  // the start some 50 ms, every time (see ../contract/validation.ts).
   const parsed = envSchema<Env>({
     schema,
     data: env,

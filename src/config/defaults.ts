@@ -1,12 +1,12 @@
 /**
  * Every default setting, once. The environment schema (./config.ts) and `buildApp`
- * (./app.ts) both read them here, so the app a test builds and the one production runs
+ * (../app.ts) both read them here, so the app a test builds and the one production runs
  * cannot quietly differ.
  */
 export const DEFAULTS = {
   port: 3000,
   host: '127.0.0.1',
-  databaseUrl: './data/petstore.db',
+  databaseUrl: '../data/petstore.db',
   /** FULL: every acknowledged commit survives power loss. */
   sqliteSynchronous: 'FULL',
   /** PostgreSQL connections per instance. */

@@ -9,7 +9,7 @@
  * creates with an Idempotency-Key, which replays it rather than making a second record.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify'
-import { databaseUnavailable } from '../plugins/errors.ts'
+import { databaseUnavailable } from '../http/error-handler.ts'
 
 type Handler = RouteHandlerMethod<any, any, any, any>
 

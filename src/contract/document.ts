@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { stringify } from 'lossless-json'
 import { parse } from 'yaml'
-import { parseJson } from '../json.ts'
+import { parseJson } from '../http/json.ts'
 
 export type Json = null | boolean | number | bigint | string | Json[] | { [key: string]: Json }
 export type JsonObject = { [key: string]: Json }

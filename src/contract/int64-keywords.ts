@@ -9,7 +9,7 @@
  */
 import type { Ajv } from 'ajv'
 import type { DataValidateFunction } from 'ajv/dist/types/index.js'
-import { INT64_MAX, INT64_MIN, toApiInt } from '../int64.ts'
+import { INT64_MAX, INT64_MIN, toApiInt } from '../http/int64.ts'
 
 interface Bounds { minimum?: number | bigint, maximum?: number | bigint }
 

@@ -8,7 +8,7 @@
  * schema's bounds then judge them, so `-5` for a limit of at least 1 says `must be >= 1`),
  * anything else is refused by AJV itself, which words the error and picks, as always, the
  * failure that comes first. int64 properties are not concerned: their keyword
- * (./int64.ts) reads digits itself.
+ * (./int64-keywords.ts) reads digits itself.
  */
 import type { ValidateFunction } from 'ajv'
 

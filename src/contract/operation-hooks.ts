@@ -13,8 +13,8 @@
  * @see https://www.rfc-editor.org/rfc/rfc8594
  */
 import type { onSendHookHandler, preParsingHookHandler } from 'fastify'
-import { entityTag, noneMatch } from '../conditional.ts'
-import { ApiError } from '../errors.ts'
+import { entityTag, noneMatch } from '../http/conditional.ts'
+import { ApiError } from '../http/error-codes.ts'
 import type { Operation } from './document.ts'
 
 export type Clock = () => Date
@@ -89,7 +89,7 @@ export function operationHooks (op: Operation, prefix: string, now: Clock): Oper
       if (reply.statusCode >= 400) return payload
       reply.header('cache-control', cacheControl)
       if (!revalidates || reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload
-      // A cached answer comes with its tag (../plugins/spec-routes.ts).
+      // A cached answer comes with its tag (./wiring.ts).
       const kept = reply.getHeader('etag')
       const tag = typeof kept === 'string' ? kept : entityTag(payload)
       reply.header('etag', tag)

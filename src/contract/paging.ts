@@ -3,8 +3,8 @@
  * opaque; the next page is linked with an RFC 8288 `Link` header.
  * @see https://www.rfc-editor.org/rfc/rfc8288
  */
-import { ApiError } from './errors.ts'
-import { INT64_MAX, toApiInt } from './int64.ts'
+import { ApiError } from '../http/error-codes.ts'
+import { INT64_MAX, toApiInt } from '../http/int64.ts'
 
 const ID = /^[1-9]\d{0,18}$/
 

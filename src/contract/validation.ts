@@ -2,11 +2,11 @@
  * Request validation, configured once for every route.
  *
  * - Query strings and path parameters are coerced ("5" becomes 5); bodies are strict JSON.
- *   An integer given as text is decimal digits only (../validation/integer-text.ts).
+ *   An integer given as text is decimal digits only (./integer-text.ts).
  * - Defaults from the spec are applied; nothing unknown is silently removed.
- * - int64 fields are checked by the `int64` keyword (../validation/int64.ts), because AJV
+ * - int64 fields are checked by the `int64` keyword (./int64-keywords.ts), because AJV
  *   knows no BigInt.
- * - Bodies are parsed without rounding (../json.ts).
+ * - Bodies are parsed without rounding (../http/json.ts).
  * - Messages name the field, and the one that failed first.
  */
 import { isUtf8 } from 'node:buffer'
@@ -14,10 +14,10 @@ import { Ajv, type ErrorObject } from 'ajv'
 import addFormats from 'ajv-formats'
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify'
 import fp from 'fastify-plugin'
-import { parseJson } from '../json.ts'
-import { ApiError } from '../errors.ts'
-import { addInt64Keyword, useInt64Keyword } from '../validation/int64.ts'
-import { integersAsDigits } from '../validation/integer-text.ts'
+import { parseJson } from '../http/json.ts'
+import { ApiError } from '../http/error-codes.ts'
+import { addInt64Keyword, useInt64Keyword } from './int64-keywords.ts'
+import { integersAsDigits } from './integer-text.ts'
 
 function makeAjv (coerce: boolean): Ajv {
   // validateSchema: false skips checking each schema against the JSON Schema meta-schema,

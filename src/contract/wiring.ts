@@ -5,26 +5,26 @@
  * - method, URL and JSON schemas from the operation;
  * - the bearer check from `security`, with the rate limits around it (see `guard`);
  * - deprecation headers and 410 from `deprecated`/`x-deprecated-*`, `API-Stability` from
- *   `x-stability`, ETags and caching directives (../openapi/operation-hooks.ts);
- * - safe retries for operations that declare `Idempotency-Key` (./idempotency.ts);
- * - the response cache for reads, where the database allows one (./response-cache.ts);
+ *   `x-stability`, ETags and caching directives (./operation-hooks.ts);
+ * - safe retries for operations that declare `Idempotency-Key` (../features/idempotency/plugin.ts);
+ * - the response cache for reads, where the database allows one (../features/response-cache/plugin.ts);
  * - 405 with `Allow` for the document's paths asked with another method, and the Error
  *   body for unknown paths under the prefix.
  * The start fails when an operation has no handler or a handler no operation, so adding
  * an operation is: edit the document, `npm run codegen`, write one handler.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, HTTPMethods, RouteHandlerMethod } from 'fastify'
-import { entityTag } from '../conditional.ts'
-import { ApiError } from '../errors.ts'
-import type { ApiDocument, JsonObject, Operation } from '../openapi/document.ts'
-import { withDeadline } from '../openapi/deadline.ts'
-import { operationHooks, type Clock } from '../openapi/operation-hooks.ts'
-import { routeSchema } from '../openapi/route-schema.ts'
-import { needsBearerKey } from '../openapi/security.ts'
-import { notFound } from './errors.ts'
-import { flat, type ResponseCache } from '../response-cache.ts'
-import { cacheKeyOf, type CacheKeyOf } from '../response-cache-key.ts'
-import { requestHash } from './idempotency.ts'
+import { entityTag } from '../http/conditional.ts'
+import { ApiError } from '../http/error-codes.ts'
+import type { ApiDocument, JsonObject, Operation } from './document.ts'
+import { withDeadline } from './deadline.ts'
+import { operationHooks, type Clock } from './operation-hooks.ts'
+import { routeSchema } from './route-schema.ts'
+import { needsBearerKey } from './operation-security.ts'
+import { notFound } from '../http/error-handler.ts'
+import { flat, type ResponseCache } from '../features/response-cache/cache.ts'
+import { cacheKeyOf, type CacheKeyOf } from '../features/response-cache/key.ts'
+import { requestHash } from '../features/idempotency/plugin.ts'
 
 type Handler = RouteHandlerMethod<any, any, any, any>
 
@@ -32,7 +32,7 @@ export interface SpecRoutesOptions {
   document: ApiDocument
   handlers: Readonly<Record<string, Handler>>
   now: Clock
-  /** An operation not answered within this (a stalled database) gets 503 (../openapi/deadline.ts). */
+  /** An operation not answered within this (a stalled database) gets 503 (./deadline.ts). */
   responseTimeoutMs: number
 }
 

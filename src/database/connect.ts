@@ -7,8 +7,8 @@
  */
 import { Kysely, PostgresDialect, sql, type Logger } from 'kysely'
 import type pg from 'pg'
-import { DEFAULTS } from '../defaults.ts'
-import type { DatabaseVersion } from '../response-cache.ts'
+import { DEFAULTS } from '../config/defaults.ts'
+import type { DatabaseVersion } from '../features/response-cache/cache.ts'
 import { groupCommits } from './group-commit.ts'
 import { openPostgresPool } from './postgres.ts'
 import type { Database } from './schema.ts'
@@ -21,7 +21,7 @@ export interface DatabaseOptions {
   sqliteSynchronous?: 'FULL' | 'NORMAL'
   /** PostgreSQL connections per instance. */
   poolSize?: number
-  /** PostgreSQL: connecting, or waiting for a pooled connection. Defaults in ../defaults.ts. */
+  /** PostgreSQL: connecting, or waiting for a pooled connection. Defaults in ../config/defaults.ts. */
   connectTimeoutMs?: number
   /** PostgreSQL: one statement, cancelled by the server past it. */
   statementTimeoutMs?: number
@@ -53,7 +53,7 @@ export function poolOf (db: Kysely<Database>): pg.Pool | undefined {
 }
 
 /**
- * How to read a SQLite database's version (see ../response-cache.ts); undefined for
+ * How to read a SQLite database's version (see ../features/response-cache/cache.ts); undefined for
  * PostgreSQL, where other instances' commits cannot be seen this cheaply and surely.
  */
 export function versionOf (db: Kysely<Database>): (() => DatabaseVersion) | undefined {

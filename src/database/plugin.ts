@@ -4,9 +4,9 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Kysely } from 'kysely'
-import { checkpoint, connect, describeDatabase, poolOf, type DatabaseOptions } from '../database/connect.ts'
-import { migrateToLatest } from '../database/migrate.ts'
-import type { Database } from '../database/schema.ts'
+import { checkpoint, connect, describeDatabase, poolOf, type DatabaseOptions } from './connect.ts'
+import { migrateToLatest } from './migrate.ts'
+import type { Database } from './schema.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -11,7 +11,7 @@
  * `undefined`, throws; say `null` for SQL NULL), so a misspelt name can never bind NULL.
  */
 import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely'
-import type { Database } from '../database/schema.ts'
+import type { Database } from './schema.ts'
 
 class Marker {
   constructor (readonly name: string) {}

@@ -4,7 +4,7 @@
  *
  * Integer columns are typed `bigint | number | string` on read: SQLite answers BigInt
  * (safeIntegers is on, see connect.ts) and PostgreSQL answers int8 as a string.
- * `toApiInt` (src/int64.ts) turns all three into API integers.
+ * `toApiInt` (src/http/int64.ts) turns all three into API integers.
  */
 import type { ColumnType, Insertable, Selectable } from 'kysely'
 

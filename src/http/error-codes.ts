@@ -2,7 +2,7 @@
  * The error codes of the API, in one table, and the error that carries one.
  * The set of codes is the `ErrorCode` schema of spec/openapi.yaml.
  */
-import type { components } from '../generated/openapi.ts'
+import type { components } from '../../generated/openapi.ts'
 
 export type ErrorCode = components['schemas']['ErrorCode']
 export type ErrorBody = components['schemas']['Error']

@@ -5,7 +5,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { isDatabaseUnavailable } from '../database/errors.ts'
-import { ApiError, type ErrorCode } from '../errors.ts'
+import { ApiError, type ErrorCode } from './error-codes.ts'
 
 /** Fastify's and its plugins' own errors, by their `code`, as API error codes. */
 const FRAMEWORK_CODES: Readonly<Record<string, ErrorCode>> = {

@@ -4,7 +4,7 @@
  */
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
-import { ApiError } from './errors.ts'
+import { ApiError } from './error-codes.ts'
 
 function toApiError (error: NodeJS.ErrnoException): ApiError {
   switch (error.code) {

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { ApiError } from '../errors.ts'
+import { ApiError } from './error-codes.ts'
 
 const missingHost = new ApiError('invalid_request', 'An HTTP/1.1 request needs a Host header')
 

@@ -2,7 +2,7 @@
  * Security headers (helmet), two sets:
  * - `apiSecurity`, on every answer: what a JSON API needs (OWASP REST Security): no content
  *   may run or be framed, no sniffing, HTTPS only, no referrer.
- * - `docsPageSecurity`, added by the docs scope (./docs.ts): helmet's full set, with a
+ * - `docsPageSecurity`, added by the docs scope (../features/docs/plugin.ts): helmet's full set, with a
  *   Content-Security-Policy that allows what Swagger UI needs and nothing else: its own
  *   scripts and styles, the inline styles it sets, data: images and fonts, and calls to this
  *   same origin for "Try it out".

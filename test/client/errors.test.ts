@@ -6,7 +6,7 @@
  */
 import t, { type Test } from 'tap'
 import { PetstoreError, type PetstoreErrorCode } from '../../src/client/index.ts'
-import { handlers } from '../../src/routes/index.ts'
+import { handlers } from '../../src/features/handlers.ts'
 import { AUTH, until } from '../helper.ts'
 import { clientOf, count, listening } from './server.ts'
 

@@ -6,7 +6,7 @@
 import { execFile, spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import t from 'tap'
-import { apiDocument } from '../../src/openapi/document.ts'
+import { apiDocument } from '../../src/contract/document.ts'
 import { startServer, tempDir } from '../process-helper.ts'
 
 const KEY = 'curl-example-test-key-not-a-secret'

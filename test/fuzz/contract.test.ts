@@ -7,7 +7,7 @@
 import fc from 'fast-check'
 import { LosslessNumber } from 'lossless-json'
 import t from 'tap'
-import { encodeCursor } from '../../src/pagination.ts'
+import { encodeCursor } from '../../src/contract/paging.ts'
 import { invalidObject, invalidValue, valid, type Schema } from './arbitraries.ts'
 import { AUTH, caseCount, JSON_HEADERS, json, KEY, makeApp, numRuns, rowCount, schemaOf, seed, send, timeoutMs, walk } from './harness.ts'
 

@@ -6,7 +6,7 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import type { LightMyRequestResponse } from 'fastify'
-import { apiDocument } from '../../src/openapi/document.ts'
+import { apiDocument } from '../../src/contract/document.ts'
 
 const ajv = new Ajv({ strict: false, allErrors: true })
 addFormats.default(ajv)

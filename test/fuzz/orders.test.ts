@@ -7,7 +7,7 @@
 import fc from 'fast-check'
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
-import { encodeCursor } from '../../src/pagination.ts'
+import { encodeCursor } from '../../src/contract/paging.ts'
 import { invalidObject, valid, type Schema } from './arbitraries.ts'
 import { AUTH, caseCount, JSON_HEADERS, json, makeApp, numRuns, rowCount, schemaOf, seed, send, timeoutMs, walk } from './harness.ts'
 

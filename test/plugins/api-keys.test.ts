@@ -6,7 +6,7 @@ import { Writable } from 'node:stream'
 import { sql } from 'kysely'
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { createApiKey } from '../../src/repositories/api-keys.ts'
+import { createApiKey } from '../../src/features/api-keys/repository.ts'
 import { build, TEST_DATABASE, until } from '../helper.ts'
 
 /** From now on, recording a key's last use fails, as on a full disk or a read-only replica. */

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { createApiKey } from '../../src/repositories/api-keys.ts'
+import { createApiKey } from '../../src/features/api-keys/repository.ts'
 import { build, errorBody, TEST_KEY } from '../helper.ts'
 
 const CHALLENGE = 'Bearer realm="petstore"'

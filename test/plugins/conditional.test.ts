@@ -4,7 +4,7 @@
  * changes whenever the body would.
  */
 import t from 'tap'
-import { noneMatch } from '../../src/conditional.ts'
+import { noneMatch } from '../../src/http/conditional.ts'
 import { AUTH, build, errorBody, JSON_HEADERS } from '../helper.ts'
 
 const TAG = /^"[A-Za-z0-9_-]+"$/

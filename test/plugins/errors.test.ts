@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import { connect } from 'node:net'
 import t from 'tap'
-import { API_SECURITY_HEADERS } from '../../src/plugins/security.ts'
+import { API_SECURITY_HEADERS } from '../../src/http/security-headers.ts'
 import { AUTH, build, errorBody } from '../helper.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'

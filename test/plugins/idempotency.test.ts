@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
-import { deleteExpiredAnswers } from '../../src/repositories/idempotency-keys.ts'
+import { deleteExpiredAnswers } from '../../src/features/idempotency/repository.ts'
 import { AUTH, build, errorBody, JSON_HEADERS } from '../helper.ts'
 
 const OTHER_KEY = 'second-test-key-not-a-secret-00'

@@ -9,7 +9,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { Redis } from 'ioredis'
 import t, { type Test } from 'tap'
 import { buildApp } from '../../src/app.ts'
-import { hashKey } from '../../src/keys.ts'
+import { hashKey } from '../../src/features/api-keys/key-material.ts'
 import { faultProxy, type FaultProxy } from '../fault-proxy.ts'
 import { build, errorBody, until } from '../helper.ts'
 import { REDIS_URL, redisSkipReason } from '../services.ts'

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { Redis } from 'ioredis'
 import t from 'tap'
 import { buildApp } from '../../src/app.ts'
-import { hashKey } from '../../src/keys.ts'
+import { hashKey } from '../../src/features/api-keys/key-material.ts'
 import { TEST_KEY } from '../helper.ts'
 import { REDIS_URL, redisSkipReason } from '../services.ts'
 

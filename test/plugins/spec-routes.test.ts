@@ -5,8 +5,8 @@
  */
 import t from 'tap'
 import { parse, stringify } from 'yaml'
-import { ApiDocument, apiDocument } from '../../src/openapi/document.ts'
-import { handlers } from '../../src/routes/index.ts'
+import { ApiDocument, apiDocument } from '../../src/contract/document.ts'
+import { handlers } from '../../src/features/handlers.ts'
 import { AUTH, build, errorBody, JSON_HEADERS, until } from '../helper.ts'
 
 const fixture = ApiDocument.read(new URL('../fixtures/stability.yaml', import.meta.url))

@@ -3,8 +3,8 @@
  * revoked and marked as used; only hashes are stored.
  */
 import t from 'tap'
-import { hashKey } from '../../src/keys.ts'
-import { activeKeyHashes, createApiKey, DuplicateKeyNameError, findActiveApiKeys, listApiKeys, recordKeyUse, revokeApiKey } from '../../src/repositories/api-keys.ts'
+import { hashKey } from '../../src/features/api-keys/key-material.ts'
+import { activeKeyHashes, createApiKey, DuplicateKeyNameError, findActiveApiKeys, listApiKeys, recordKeyUse, revokeApiKey } from '../../src/features/api-keys/repository.ts'
 import { build } from '../helper.ts'
 
 t.test('keys are made, found by id or name, listed, used and revoked', async (t) => {

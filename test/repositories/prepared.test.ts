@@ -3,7 +3,7 @@
  * and a value that is missing at run time throws before anything is written.
  */
 import t from 'tap'
-import { prepare } from '../../src/repositories/prepared.ts'
+import { prepare } from '../../src/database/prepared.ts'
 import { build } from '../helper.ts'
 
 t.test('a marker name the values do not have throws, and writes nothing', async (t) => {

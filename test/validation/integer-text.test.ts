@@ -1,6 +1,6 @@
 import t from 'tap'
 import { Ajv } from 'ajv'
-import { integersAsDigits } from '../../src/validation/integer-text.ts'
+import { integersAsDigits } from '../../src/contract/integer-text.ts'
 
 // As the validation plugin compiles query strings, path parameters and headers.
 const ajv = new Ajv({ coerceTypes: true, useDefaults: true, strict: true })

@@ -8,7 +8,7 @@
 import bearerAuth from '@fastify/bearer-auth'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { ApiError } from '../errors.ts'
+import { ApiError } from '../../http/error-codes.ts'
 
 export interface Authenticator {
   /** The hash of the request's API key when the key is accepted; undefined otherwise. */

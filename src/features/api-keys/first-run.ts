@@ -9,8 +9,8 @@
 import { chmod, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
-import { isPostgresUrl, sqlitePath } from './database/connect.ts'
-import { createApiKey } from './repositories/api-keys.ts'
+import { isPostgresUrl, sqlitePath } from '../../database/connect.ts'
+import { createApiKey } from './repository.ts'
 
 /** Makes and returns a key when none is configured; undefined otherwise. */
 export async function ensureFirstRunKey (app: FastifyInstance): Promise<string | undefined> {

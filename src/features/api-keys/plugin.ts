@@ -1,6 +1,6 @@
 /**
  * The accepted API keys, as the `apiKeys` decorator: those in the database and those of
- * the environment. Only hashes are held; see src/keys.ts for why comparing hashes is
+ * the environment. Only hashes are held; see src/features/api-keys/key-material.ts for why comparing hashes is
  * timing-safe.
  *
  * Every second the database keys are reloaded, so a key made or revoked by `npm run keys`
@@ -9,8 +9,8 @@
  */
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { hashKey } from '../keys.ts'
-import { activeKeyHashes, recordKeyUse } from '../repositories/api-keys.ts'
+import { hashKey } from './key-material.ts'
+import { activeKeyHashes, recordKeyUse } from './repository.ts'
 
 export class KeyRing {
   private readonly fromEnvironment: ReadonlySet<string>

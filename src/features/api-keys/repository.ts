@@ -2,9 +2,9 @@
  * API keys in the database: made, listed, revoked, marked as used. Only hashes are stored.
  */
 import type { Kysely } from 'kysely'
-import type { ApiKeyRow, Database } from '../database/schema.ts'
-import { generateKey, hashKey, keyPrefix } from '../keys.ts'
-import { toApiInt } from '../int64.ts'
+import type { ApiKeyRow, Database } from '../../database/schema.ts'
+import { generateKey, hashKey, keyPrefix } from './key-material.ts'
+import { toApiInt } from '../../http/int64.ts'
 
 export interface ApiKeyInfo {
   id: number | bigint

@@ -11,8 +11,8 @@
  * - The relative server says what it is in the servers list: "/v1" alone reads like a typo
  *   next to two full URLs.
  */
-import type { ApiDocument, JsonObject } from './document.ts'
-import { STABILITY_PROMISES } from './operation-hooks.ts'
+import type { ApiDocument, JsonObject } from '../../contract/document.ts'
+import { STABILITY_PROMISES } from '../../contract/operation-hooks.ts'
 
 type Level = keyof typeof STABILITY_PROMISES
 
@@ -27,7 +27,7 @@ function markings (operation: JsonObject, prefix: string): { tags: string[], lin
   const tags: string[] = []
   const lines: string[] = []
   if (operation.deprecated === true) {
-    // The same fields the deprecation headers are made of (./operation-hooks.ts), which
+    // The same fields the deprecation headers are made of (../../contract/operation-hooks.ts), which
     // checks them at start.
     const since = String(operation['x-deprecated-since'])
     const sunset = String(operation['x-deprecated-sunset'])

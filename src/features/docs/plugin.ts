@@ -2,12 +2,12 @@
  * The docs page (Swagger UI at /docs) and the OpenAPI document at /openapi.json and
  * /openapi.yaml. All public. The YAML is served byte for byte as written; the JSON keeps
  * every integer exact. The page shows the document with its markings made visible
- * (../openapi/docs-page.ts).
+ * (./page.ts).
  *
  * The page is the service's own: its title, favicon and a few styles, and no top bar (Swagger UI's
  * `StandaloneLayout` puts the Fastify logo and an "Explore" box for loading any other
  * document there; `BaseLayout` is the same page without it). Everything it loads is
- * same-origin, so the docs page's Content-Security-Policy (./security.ts) stays as strict.
+ * same-origin, so the docs page's Content-Security-Policy (../../http/security-headers.ts) stays as strict.
  *
  * Not wrapped with fastify-plugin: the docs page's security headers stay in this scope.
  */
@@ -15,9 +15,9 @@ import { readFileSync } from 'node:fs'
 import swagger from '@fastify/swagger'
 import swaggerUi, { type FastifySwaggerUiOptions } from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
-import { docsPageDocument } from '../openapi/docs-page.ts'
-import type { ApiDocument } from '../openapi/document.ts'
-import { docsPageSecurity } from './security.ts'
+import { docsPageDocument } from './page.ts'
+import type { ApiDocument } from '../../contract/document.ts'
+import { docsPageSecurity } from '../../http/security-headers.ts'
 
 /** Read beside this file: `npm run build` copies them into dist/ (scripts/build-spec.ts). */
 const asset = (name: string) => readFileSync(new URL(`./docs-assets/${name}`, import.meta.url))

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { ApiError } from '../errors.ts'
+import { ApiError } from '../../http/error-codes.ts'
 
 /** Orchestrators wait about 2 s for a probe: past this, the database counts as not answering. */
 const READY_TIMEOUT_MS = 1500

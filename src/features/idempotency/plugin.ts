@@ -1,6 +1,6 @@
 /**
  * Safe retries (the IETF Idempotency-Key draft, as Stripe does it), as the `idempotency`
- * decorator that ../plugins/spec-routes.ts wraps around every operation declaring the
+ * decorator that ../../contract/wiring.ts wraps around every operation declaring the
  * `Idempotency-Key` header.
  *
  * The first answer to a key is kept 24 hours, scoped to the calling API key, written in the
@@ -17,11 +17,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { sql, type Kysely } from 'kysely'
 import { stringify } from 'lossless-json'
-import { poolOf } from '../database/connect.ts'
-import { inTransaction } from '../database/group-commit.ts'
-import type { Database } from '../database/schema.ts'
-import { ApiError } from '../errors.ts'
-import { deleteExpiredAnswers, findKeptAnswer, keepAnswer } from '../repositories/idempotency-keys.ts'
+import { poolOf } from '../../database/connect.ts'
+import { inTransaction } from '../../database/group-commit.ts'
+import type { Database } from '../../database/schema.ts'
+import { ApiError } from '../../http/error-codes.ts'
+import { deleteExpiredAnswers, findKeptAnswer, keepAnswer } from './repository.ts'
 
 export interface Answer { status: number, body: string }
 
@@ -80,7 +80,7 @@ export default fp(async function idempotency (app: FastifyInstance, { ttlMs, cle
     if (inFlight.has(scope)) throw inUse
     inFlight.add(scope)
     try {
-      // On SQLite, a savepoint of the next group commit (../database/group-commit.ts).
+      // On SQLite, a savepoint of the next group commit (../../database/group-commit.ts).
       return await inTransaction(app.db, async (trx) => {
         if (postgres) {
           // Held until this transaction ends, on whichever instance runs it.

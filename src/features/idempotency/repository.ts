@@ -2,7 +2,7 @@
  * Kept answers of idempotent creates. Plain functions taking `db` (or a transaction) first.
  */
 import type { Kysely } from 'kysely'
-import type { Database } from '../database/schema.ts'
+import type { Database } from '../../database/schema.ts'
 
 export interface KeptAnswer { requestHash: string, status: number, body: string }
 

@@ -1,7 +1,7 @@
 /**
  * Prometheus metrics (prom-client, through fastify-metrics), as the `prometheus` decorator;
  * undefined when METRICS_PORT is not set, and then neither module is even loaded. They are
- * served on a listener of their own (../metrics-server.ts), never on the API port.
+ * served on a listener of their own (./server.ts), never on the API port.
  *
  * - `http_request_duration_seconds{operation, method, status_class}`: the operationId of an
  *   API operation, the route template of anything else; never a raw URL.

@@ -8,7 +8,7 @@ import { once } from 'node:events'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Registry } from 'prom-client'
-import { DEFAULTS } from './defaults.ts'
+import { DEFAULTS } from '../../config/defaults.ts'
 
 export interface MetricsServerOptions {
   port: number

@@ -3,10 +3,10 @@
  * (their `x-stability` in the document); everything around them comes from the document,
  * as for pets.
  */
-import { ApiError } from '../errors.ts'
-import type { Handlers } from '../openapi/handlers.ts'
-import { decodeCursor, linkedPage } from '../pagination.ts'
-import * as orders from '../repositories/orders.ts'
+import { ApiError } from '../../http/error-codes.ts'
+import type { Handlers } from '../../contract/handlers.ts'
+import { decodeCursor, linkedPage } from '../../contract/paging.ts'
+import * as orders from './repository.ts'
 
 export const orderHandlers = {
   async listOrders (request, reply) {

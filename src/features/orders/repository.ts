@@ -2,13 +2,13 @@
  * Store orders in the database. Plain functions taking `db` first; rows become API Orders here.
  */
 import type { Kysely } from 'kysely'
-import type { components } from '../../generated/openapi.ts'
-import { isForeignKeyViolation } from '../database/errors.ts'
-import { write } from '../database/group-commit.ts'
-import type { Database, OrderRow } from '../database/schema.ts'
-import { toApiInt } from '../int64.ts'
-import { toPage } from '../pagination.ts'
-import { prepare } from './prepared.ts'
+import type { components } from '../../../generated/openapi.ts'
+import { isForeignKeyViolation } from '../../database/errors.ts'
+import { write } from '../../database/group-commit.ts'
+import type { Database, OrderRow } from '../../database/schema.ts'
+import { toApiInt } from '../../http/int64.ts'
+import { toPage } from '../../contract/paging.ts'
+import { prepare } from '../../database/prepared.ts'
 
 type Order = components['schemas']['Order']
 type NewOrder = components['schemas']['NewOrder']

@@ -1,12 +1,12 @@
 /**
  * The pet operations: listPets, createPet, getPet. Method, URL, schemas and the headers
- * around them come from the document (../plugins/spec-routes.ts); the types from
+ * around them come from the document (../../contract/wiring.ts); the types from
  * generated/openapi.ts.
  */
-import { ApiError } from '../errors.ts'
-import type { Handlers } from '../openapi/handlers.ts'
-import { decodeCursor, linkedPage } from '../pagination.ts'
-import * as pets from '../repositories/pets.ts'
+import { ApiError } from '../../http/error-codes.ts'
+import type { Handlers } from '../../contract/handlers.ts'
+import { decodeCursor, linkedPage } from '../../contract/paging.ts'
+import * as pets from './repository.ts'
 
 export const petHandlers = {
   async listPets (request, reply) {

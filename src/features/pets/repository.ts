@@ -2,12 +2,12 @@
  * Pets in the database. Plain functions taking `db` first; rows become API Pets here.
  */
 import type { Kysely } from 'kysely'
-import type { components } from '../../generated/openapi.ts'
-import { write } from '../database/group-commit.ts'
-import type { Database, PetRow } from '../database/schema.ts'
-import { toApiInt } from '../int64.ts'
-import { toPage } from '../pagination.ts'
-import { prepare } from './prepared.ts'
+import type { components } from '../../../generated/openapi.ts'
+import { write } from '../../database/group-commit.ts'
+import type { Database, PetRow } from '../../database/schema.ts'
+import { toApiInt } from '../../http/int64.ts'
+import { toPage } from '../../contract/paging.ts'
+import { prepare } from '../../database/prepared.ts'
 
 type Pet = components['schemas']['Pet']
 type NewPet = components['schemas']['NewPet']

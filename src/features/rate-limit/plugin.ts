@@ -1,6 +1,6 @@
 /**
  * Rate limits (rate-limiter-flexible), as the `rateLimits` decorator that the API scope's
- * guard asks in turn (../plugins/spec-routes.ts):
+ * guard asks in turn (../../contract/wiring.ts):
  * - every request with a valid API key counts against that key (RATE_LIMIT_MAX a minute;
  *   0 is no limit), whatever address it comes from, and never against its address;
  * - every failed key check, and every request to an operation that needs no key, counts
@@ -16,8 +16,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Redis } from 'ioredis'
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
-import { clientAddress } from '../client-address.ts'
-import { ApiError } from '../errors.ts'
+import { clientAddress } from './client-address.ts'
+import { ApiError } from '../../http/error-codes.ts'
 
 export interface RateLimitOptions {
   /** Requests per window for each API key; 0 turns the per-key limit off. */

@@ -6,7 +6,7 @@
  * A stalled Redis holds a request up by one command timeout at most: a command not
  * answered in time fails, and the connection it waited on, silent for as long, is dropped
  * at the same moment. The connection is then not `ready`, so the rate limits count in
- * memory without asking Redis (./rate-limit.ts) until a new connection has proved that
+ * memory without asking Redis (./plugin.ts) until a new connection has proved that
  * Redis answers again: the reconnection is the probe, and no request waits on it.
  */
 import type { FastifyInstance } from 'fastify'

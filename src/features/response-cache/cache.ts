@@ -1,6 +1,6 @@
 /**
  * Encoded answers of successful reads, kept by the canonical form of their query
- * (./response-cache-key.ts), never stale.
+ * (./key.ts), never stale.
  *
  * Freshness is proven, not guessed: every lookup first reads the database's version, and
  * any change since the last lookup empties the cache. On SQLite the version is
@@ -125,7 +125,7 @@ export class ResponseCache {
   }
 }
 
-/** A key is ASCII (./response-cache-key.ts): its length is its bytes. */
+/** A key is ASCII (./key.ts): its length is its bytes. */
 function seenOnceCost (key: string): number {
   return key.length + SEEN_ONCE_ENTRY_BYTES
 }

@@ -8,7 +8,7 @@
  * pet 1), and unknown query parameters refused. A read's handler depends on nothing else
  * (its `Link` is rebuilt from the same parsed values, never from the URL's text), so one
  * key is one answer. Declared headers are not in it: the reads' only one, If-None-Match,
- * is answered around the handler (./openapi/operation-hooks.ts), from the kept entity tag. And since
+ * is answered around the handler (../../contract/operation-hooks.ts), from the kept entity tag. And since
  * the values are bounded by their schemas, so is the key, however long the URL.
  */
 

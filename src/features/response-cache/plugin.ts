@@ -1,12 +1,12 @@
 /**
- * The response cache (../response-cache.ts), as the `responseCache` decorator: on SQLite,
+ * The response cache (./cache.ts), as the `responseCache` decorator: on SQLite,
  * unless its size is 0; never on PostgreSQL, where several instances write and a read must
  * stay exactly as fresh as without a cache, which no cheap check can prove there.
  */
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { versionOf } from '../database/connect.ts'
-import { ResponseCache } from '../response-cache.ts'
+import { versionOf } from '../../database/connect.ts'
+import { ResponseCache } from './cache.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -20,7 +20,7 @@ import type { ApiDocument } from '../../contract/document.ts'
 import { docsPageSecurity } from '../../http/security-headers.ts'
 
 /** Read beside this file: `npm run build` copies them into dist/ (scripts/build-spec.ts). */
-const asset = (name: string) => readFileSync(new URL(`./docs-assets/${name}`, import.meta.url))
+const asset = (name: string) => readFileSync(new URL(`./assets/${name}`, import.meta.url))
 const FAVICON = asset('favicon.svg')
 const STYLE = asset('docs.css').toString('utf8')
 

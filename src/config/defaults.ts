@@ -6,7 +6,7 @@
 export const DEFAULTS = {
   port: 3000,
   host: '127.0.0.1',
-  databaseUrl: '../data/petstore.db',
+  databaseUrl: './data/petstore.db',
   /** FULL: every acknowledged commit survives power loss. */
   sqliteSynchronous: 'FULL',
   /** PostgreSQL connections per instance. */

@@ -3,5 +3,5 @@ import neostandard from 'neostandard'
 
 export default neostandard({
   ts: true,
-  ignores: ['generated/**', 'coverage/**', '.tap/**', 'test-results/**', 'data/**', 'dist/**']
+  ignores: ['generated/**', 'client/src/generated/**', 'client/dist/**', 'coverage/**', '.tap/**', 'test-results/**', 'data/**', 'dist/**']
 })

@@ -1,5 +1,7 @@
 /**
- * Turns spec/openapi.yaml into generated/openapi.ts.
+ * Turns spec/openapi.yaml into generated/openapi.ts, and the same types into
+ * client/src/generated/openapi.ts: the client is a package of its own (petstore-client),
+ * whose published declarations may name no file outside it.
  *
  * The one change to openapi-typescript's defaults: an `int64` integer is typed
  * `number | bigint`, because the service keeps integers beyond 2^53 as BigInt
@@ -10,7 +12,7 @@ import openapiTS, { astToString } from 'openapi-typescript'
 import ts from 'typescript'
 
 const source = new URL('../spec/openapi.yaml', import.meta.url)
-const target = new URL('../generated/openapi.ts', import.meta.url)
+const targets = ['generated/openapi.ts', 'client/src/generated/openapi.ts']
 
 const INT64 = ts.factory.createUnionTypeNode([
   ts.factory.createKeywordTypeNode(ts.SyntaxKind.NumberKeyword),
@@ -25,5 +27,7 @@ const ast = await openapiTS(source, {
 })
 
 const header = '// Generated from spec/openapi.yaml by `npm run codegen`. Do not edit.\n\n'
-await writeFile(target, header + astToString(ast))
-console.log('generated/openapi.ts written')
+for (const target of targets) {
+  await writeFile(new URL(`../${target}`, import.meta.url), header + astToString(ast))
+  console.log(`${target} written`)
+}

@@ -1,0 +1,798 @@
+// Generated from spec/openapi.yaml by `npm run codegen`. Do not edit.
+
+export interface paths {
+    "/pets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List pets
+         * @description Returns a page of pets in ascending `id` order. A pet created without a
+         *     `status` never matches a `status` filter. When more pets follow, the
+         *     `Link` header names the next page.
+         */
+        get: operations["listPets"];
+        put?: never;
+        /**
+         * Add a pet
+         * @description Adds a pet and returns it with its assigned `id`. Ids increase and are never
+         *     reused. A pet created without `status` has no `status` (no default is applied).
+         */
+        post: operations["createPet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pets/{petId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a pet (deprecated)
+         * @deprecated
+         * @description Returns one pet. **Deprecated** since 22 November 2026 and removed on
+         *     5 December 2030: use `GET /pets` with the `status` filter instead. Every
+         *     answer carries the `Deprecation`, `Sunset` and successor `Link` headers; from
+         *     the sunset instant on, the operation answers `410 gone`.
+         */
+        get: operations["getPet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List orders
+         * @description Returns a page of orders in ascending `id` order, oldest first, with the same
+         *     `limit`, `cursor` and `Link` paging as `GET /pets`. Cancelled orders are not listed.
+         */
+        get: operations["listOrders"];
+        put?: never;
+        /**
+         * Place an order
+         * @description Places an order for a pet and returns it with its assigned `id`. `petId` must name
+         *     an existing pet, else `400 invalid_request` naming `petId`. `quantity` defaults to
+         *     1 and `complete` to false. Placing an order changes no pet.
+         */
+        post: operations["placeOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/store/orders/{orderId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Cancel an order
+         * @description Cancels an order that is not complete: it is gone afterwards (no longer listed,
+         *     and cancelling it again is `404`). An order that is complete (already shipped)
+         *     cannot be cancelled: `409 conflict`.
+         */
+        delete: operations["cancelOrder"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /**
+         * @description Availability of the pet.
+         * @enum {string}
+         */
+        PetStatus: "available" | "pending" | "sold";
+        /** @description A pet to add. Unknown fields, including `id`, are refused. */
+        NewPet: {
+            /**
+             * @description The animal's name: 1 to 200 characters, at least one of them visible (a letter,
+             *     digit, punctuation mark or symbol), and none of: control characters (such as NUL,
+             *     tab or newline), unpaired UTF-16 surrogates, bidirectional controls (U+202A to
+             *     U+202E, U+2066 to U+2069) or other invisible format characters (Unicode category
+             *     Cf, such as U+200B or U+00AD), except a zero width joiner (U+200D) between two
+             *     emoji. So a name is stored and returned exactly as sent, and reads the same
+             *     everywhere it is shown. Emoji sequences, with skin tones and variation
+             *     selectors, are fine.
+             */
+            name: string;
+            /**
+             * Format: int64
+             * @description Identifier of the category the animal belongs to.
+             */
+            categoryId: number | bigint;
+            status?: components["schemas"]["PetStatus"];
+        };
+        /**
+         * @description A pet of the store. `status` is absent when the pet has none.
+         * @example {
+         *       "id": 1,
+         *       "name": "Rex",
+         *       "categoryId": 1,
+         *       "status": "available"
+         *     }
+         */
+        Pet: {
+            /**
+             * Format: int64
+             * @description Unique identifier, assigned by the service.
+             */
+            id: number | bigint;
+            /** @description The animal's name. */
+            name: string;
+            /**
+             * Format: int64
+             * @description Identifier of the category the animal belongs to.
+             */
+            categoryId: number | bigint;
+            status?: components["schemas"]["PetStatus"];
+        };
+        /** @description A page of pets in ascending `id` order. */
+        Pets: components["schemas"]["Pet"][];
+        /** @description An order to place. Unknown fields, including `id`, are refused. */
+        NewOrder: {
+            /**
+             * Format: int64
+             * @description Identifier of the pet ordered; it must name an existing pet.
+             */
+            petId: number | bigint;
+            /**
+             * @description How many, from 1 to 1000.
+             * @default 1
+             */
+            quantity: number;
+            /**
+             * Format: date-time
+             * @description When the order ships (RFC 3339, with a time zone); returned as sent.
+             */
+            shipDate?: string;
+            /**
+             * @description Whether the order is complete (shipped); a complete order cannot be cancelled.
+             * @default false
+             */
+            complete: boolean;
+        };
+        /**
+         * @description An order. `shipDate` is absent when none was given.
+         * @example {
+         *       "id": 1,
+         *       "petId": 1,
+         *       "quantity": 1,
+         *       "shipDate": "2026-12-01T10:00:00Z",
+         *       "complete": false
+         *     }
+         */
+        Order: {
+            /**
+             * Format: int64
+             * @description Unique identifier, assigned by the service.
+             */
+            id: number | bigint;
+            /**
+             * Format: int64
+             * @description Identifier of the pet ordered.
+             */
+            petId: number | bigint;
+            /** @description How many. */
+            quantity: number;
+            /**
+             * Format: date-time
+             * @description When the order ships.
+             */
+            shipDate?: string;
+            /** @description Whether the order is complete (shipped). */
+            complete: boolean;
+        };
+        /** @description A page of orders in ascending `id` order. */
+        Orders: components["schemas"]["Order"][];
+        /**
+         * @description Machine-readable error code:
+         *     - `invalid_request` (400): a parameter or body field failed validation.
+         *     - `invalid_json` (400): the body is not parseable JSON.
+         *     - `unsupported_media_type` (400): a body sent without `Content-Type: application/json`.
+         *     - `unauthorized` (401): the API key is missing, invalid, or not in the `Bearer` form.
+         *     - `not_found` (404): no such pet or order, or no such route.
+         *     - `method_not_allowed` (405): the path exists but not with this method (see `Allow`).
+         *     - `conflict` (409): the request conflicts with the resource's state (cancelling a
+         *       complete order).
+         *     - `idempotency_key_in_use` (409): the first request with this `Idempotency-Key` is
+         *       still running.
+         *     - `request_timeout` (408): the request was not received in time; the connection is closed.
+         *     - `gone` (410): the deprecated operation after its sunset date.
+         *     - `payload_too_large` (413): the body is over the limit.
+         *     - `idempotency_key_reused` (422): the `Idempotency-Key` was used for a different
+         *       request.
+         *     - `rate_limited` (429): too many requests for this key (or, without a valid key, from
+         *       this address); wait for `Retry-After` seconds.
+         *     - `headers_too_large` (431): the request headers are too large.
+         *     - `internal_error` (500): an unexpected failure; the message carries the request id
+         *       to quote when reporting it.
+         *     - `unavailable` (503): the service is overloaded, or its database cannot serve right
+         *       now (locked, full, unreachable or too slow); retry after `Retry-After` seconds.
+         * @enum {string}
+         */
+        ErrorCode: "invalid_request" | "invalid_json" | "unsupported_media_type" | "unauthorized" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_key_in_use" | "request_timeout" | "gone" | "payload_too_large" | "idempotency_key_reused" | "rate_limited" | "headers_too_large" | "internal_error" | "unavailable";
+        /** @description The body of every error response. */
+        Error: {
+            code: components["schemas"]["ErrorCode"];
+            /** @description Human-readable description. */
+            message: string;
+            /** @description The HTTP status code of the response. */
+            status: number;
+        };
+    };
+    responses: {
+        /**
+         * @description A parameter or body field failed validation (`invalid_request`, the message
+         *     names it), the body is not JSON (`invalid_json`), or a body was sent without
+         *     `Content-Type: application/json` (`unsupported_media_type`).
+         */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "invalid_request",
+                 *       "message": "body must have required property 'categoryId'",
+                 *       "status": 400
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The API key is missing, invalid, or not sent in the `Bearer` form. */
+        Unauthorized: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "unauthorized",
+                 *       "message": "Missing or invalid API key",
+                 *       "status": 401
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The pet or order does not exist. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "not_found",
+                 *       "message": "Pet 42 not found",
+                 *       "status": 404
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The first request with this `Idempotency-Key` is still running; retry after a moment. */
+        IdempotencyKeyInUse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "idempotency_key_in_use",
+                 *       "message": "A request with this Idempotency-Key is still running; retry after it finishes",
+                 *       "status": 409
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description This `Idempotency-Key` was used for a different request. */
+        IdempotencyKeyReused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "idempotency_key_reused",
+                 *       "message": "This Idempotency-Key was used for a different request; use a new key for a new request",
+                 *       "status": 422
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The answer the client holds is still current (its `ETag` matched `If-None-Match`):
+         *     no body.
+         */
+        NotModified: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description The request conflicts with the state of the resource, such as cancelling a complete order. */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "conflict",
+                 *       "message": "Order 7 is complete (shipped) and can no longer be cancelled",
+                 *       "status": 409
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The operation has passed its sunset date and is no longer served. */
+        Gone: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "gone",
+                 *       "message": "GET /v1/pets/{petId} was removed on 2030-12-05; use GET /v1/pets",
+                 *       "status": 410
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request body is larger than the limit (16 KiB by default). */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "payload_too_large",
+                 *       "message": "Request body is too large",
+                 *       "status": 413
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Over the rate limit: per API key (1000 a minute by default), or the client address is
+         *     over its allowance of failed key checks (60 a minute by default), in which case every
+         *     request from it is refused, whatever key it sends, until the window passes.
+         */
+        TooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "rate_limited",
+                 *       "message": "Rate limit of 1000 requests per 60 s exceeded; retry in 12 seconds",
+                 *       "status": 429
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The service is overloaded, or its database cannot serve right now (locked, full, unreachable or too slow); retry after `Retry-After` seconds. */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "unavailable",
+                 *       "message": "The service is overloaded; retry after the Retry-After delay",
+                 *       "status": 503
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description An unexpected failure. Details are logged with the request id, never sent. */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "internal_error",
+                 *       "message": "Internal server error (request id 5f0c7a52-4d4e-4b8e-9d39-1c3a8f7e2b10)",
+                 *       "status": 500
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
+    parameters: {
+        /** @description Maximum number of items returned, from 1 to 100. */
+        Limit: number;
+        /** @description Keeps only pets with this status. Without it, no filtering. */
+        StatusFilter: components["schemas"]["PetStatus"];
+        /**
+         * @description Makes a retry of this request safe: 1 to 255 visible ASCII characters, unique per
+         *     request you mean to make once. See Safe retries.
+         */
+        IdempotencyKey: string;
+        /**
+         * @description The `ETag` of an answer the client already holds (or a list of them, or `*`). When
+         *     the answer would be the same, it is `304 Not Modified` with no body.
+         */
+        IfNoneMatch: string;
+        /**
+         * @description Opaque position of the next page, taken from the `Link` header of the
+         *     previous page. A malformed cursor answers `400 invalid_request`.
+         */
+        Cursor: string;
+        /** @description Identifier of the pet. */
+        PetId: number | bigint;
+        /** @description Identifier of the order. */
+        OrderId: number | bigint;
+    };
+    requestBodies: never;
+    headers: {
+        /**
+         * @description RFC 8288 link to the next page, present only when more items follow, for
+         *     example `</v1/pets?limit=20&status=sold&cursor=MTIz>; rel="next"`.
+         */
+        NextLink: string;
+        /** @description RFC 9745 date at which the operation was deprecated (22 November 2026). */
+        Deprecation: "@1795305600";
+        /** @description RFC 8594 date from which the operation answers `410 gone`. */
+        Sunset: "Thu, 05 Dec 2030 00:00:00 GMT";
+        /** @description RFC 8288 link to the operation that replaces this one. */
+        SuccessorLink: "</v1/pets>; rel=\"successor-version\"";
+        /** @description Present, `true`, when this is the kept answer of an earlier request with the same `Idempotency-Key`. */
+        IdempotentReplayed: "true";
+        /**
+         * @description Entity tag of the answer's body; it changes whenever the body would. Send it back in
+         *     `If-None-Match` to revalidate.
+         */
+        ETag: string;
+        /**
+         * @description The stability level of an operation marked `x-stability`: `experimental`, `alpha`
+         *     or `beta` (see Stability). Stable operations send no such header.
+         */
+        ApiStability: "experimental" | "alpha" | "beta";
+        /**
+         * @description The id of this request, as it appears in the service's logs: the `X-Request-Id`
+         *     the client sent (1 to 128 characters of `A-Z a-z 0-9 . _ : @ -`), or a new UUID.
+         */
+        RequestId: string;
+        /** @description Requests allowed per minute for this key (or, without a valid key, this address). */
+        RateLimitLimit: number;
+        /** @description Requests left in the current minute. */
+        RateLimitRemaining: number;
+        /** @description Seconds until the current window ends. */
+        RateLimitReset: number;
+        /** @description Seconds to wait before retrying. */
+        RetryAfter: number;
+        /** @description RFC 6750 challenge, for example `Bearer realm="petstore", error="invalid_token"`. */
+        WWWAuthenticate: string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listPets: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items returned, from 1 to 100. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Keeps only pets with this status. Without it, no filtering. */
+                status?: components["parameters"]["StatusFilter"];
+                /**
+                 * @description Opaque position of the next page, taken from the `Link` header of the
+                 *     previous page. A malformed cursor answers `400 invalid_request`.
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: {
+                /**
+                 * @description The `ETag` of an answer the client already holds (or a list of them, or `*`). When
+                 *     the answer would be the same, it is `304 Not Modified` with no body.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of pets, possibly empty. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["NextLink"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pets"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe: 1 to 255 visible ASCII characters, unique per
+                 *     request you mean to make once. See Safe retries.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Rex",
+                 *       "categoryId": 1,
+                 *       "status": "available"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewPet"];
+            };
+        };
+        responses: {
+            /** @description The pet was added (or, with `Idempotent-Replayed`, had been by the first request with this `Idempotency-Key`). */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pet"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer the client already holds (or a list of them, or `*`). When
+                 *     the answer would be the same, it is `304 Not Modified` with no body.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description Identifier of the pet. */
+                petId: components["parameters"]["PetId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pet. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["SuccessorLink"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pet"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOrders: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items returned, from 1 to 100. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque position of the next page, taken from the `Link` header of the
+                 *     previous page. A malformed cursor answers `400 invalid_request`.
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: {
+                /**
+                 * @description The `ETag` of an answer the client already holds (or a list of them, or `*`). When
+                 *     the answer would be the same, it is `304 Not Modified` with no body.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of orders, possibly empty. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["NextLink"];
+                    "API-Stability": components["headers"]["ApiStability"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Orders"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    placeOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe: 1 to 255 visible ASCII characters, unique per
+                 *     request you mean to make once. See Safe retries.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "petId": 1,
+                 *       "quantity": 1,
+                 *       "shipDate": "2026-12-01T10:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewOrder"];
+            };
+        };
+        responses: {
+            /** @description The order was placed (or, with `Idempotent-Replayed`, had been by the first request with this `Idempotency-Key`). */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "API-Stability": components["headers"]["ApiStability"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the order. */
+                orderId: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order was cancelled. */
+            204: {
+                headers: {
+                    "API-Stability": components["headers"]["ApiStability"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+}

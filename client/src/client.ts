@@ -6,7 +6,7 @@
  * pages followed through their Link, an Idempotency-Key on every POST, and retries.
  */
 import createClient from 'openapi-fetch'
-import type { components, paths } from '../../generated/openapi.ts'
+import type { components, paths } from './generated/openapi.ts'
 import { errorFromResponse } from './errors.ts'
 import { assertExact, parseJson, stringifyJson } from './json.ts'
 import { everyItem, linkedPage, type LinkedPage, type Query } from './paging.ts'

@@ -3,7 +3,7 @@
  * service's Error body (`code`, `message`, `status`) and the request id to quote when
  * reporting it. Callers branch on `code`, typed by the document's `ErrorCode` schema.
  */
-import type { components } from '../../generated/openapi.ts'
+import type { components } from './generated/openapi.ts'
 
 export type ErrorCode = components['schemas']['ErrorCode']
 

@@ -1,7 +1,7 @@
 /**
- * `petstore-service/client`: a typed client for the petstore service, for consumers of
- * the package (plain JavaScript or TypeScript). It imports nothing of the server (no
- * Fastify, no database): only openapi-fetch, lossless-json and the generated types.
+ * `petstore-client`: a typed client for the petstore service, for plain JavaScript or
+ * TypeScript. It imports nothing of the server (no Fastify, no database): only
+ * openapi-fetch, lossless-json (bundled into the build) and the generated types.
  */
 export { createPetstoreClient } from './client.ts'
 export { PetstoreError, type ErrorCode, type PetstoreErrorCode } from './errors.ts'

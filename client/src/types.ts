@@ -1,9 +1,9 @@
 /**
- * The client's types, all derived from generated/openapi.ts (itself generated from
+ * The client's types, all derived from ./generated/openapi.ts (itself generated from
  * spec/openapi.yaml), so that they change with the document and never drift from it.
  * int64 fields are `number | bigint`: a bigint past 2^53, a number below.
  */
-import type { components, operations } from '../../generated/openapi.ts'
+import type { components, operations } from './generated/openapi.ts'
 import type { Page } from './paging.ts'
 import type { Fetch, RetryOptions } from './retry.ts'
 

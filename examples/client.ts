@@ -4,11 +4,11 @@
  *
  *   PETSTORE_URL=http://127.0.0.1:3000/v1 PETSTORE_API_KEY=pst_... node --import tsx examples/client.ts
  *
- * test/client/example.test.ts runs it against a service on every test run, so it keeps up
- * with the client. It imports the package by its own name, so it runs the build in dist/
+ * client/test/example.test.ts runs it against a service on every test run, so it keeps up
+ * with the client. It imports the package by its name, so it runs the build in client/dist/
  * (`npm run build`; `npm install` makes it), as an installed package would.
  */
-import { createPetstoreClient, PetstoreError } from 'petstore-service/client'
+import { createPetstoreClient, PetstoreError } from 'petstore-client'
 
 const baseUrl = process.env.PETSTORE_URL ?? 'http://127.0.0.1:3000/v1'
 const apiKey = process.env.PETSTORE_API_KEY

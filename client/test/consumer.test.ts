@@ -1,20 +1,20 @@
 /**
- * The package as its consumers get it: packed with `npm pack`, installed into a plain
- * JavaScript (ESM) project with `npm install <tarball>`, and used from there, with no
- * TypeScript loader, against a running service (the build `npm start` runs). A TypeScript
- * consumer is type-checked against the declarations the tarball ships.
+ * The package as its consumers get it: packed with `npm pack -w petstore-client`, installed
+ * into a plain JavaScript (ESM) project with `npm install <tarball>`, and used from there,
+ * with no TypeScript loader, against a running service (the build `npm start` runs). A
+ * TypeScript consumer is type-checked against the declarations the tarball ships.
  */
 import { execFile } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import t from 'tap'
-import { TEST_KEY } from '../helper.ts'
-import { CHILD_ENV, startServer, tempDir } from '../process-helper.ts'
+import { TEST_KEY } from '../../test/helper.ts'
+import { CHILD_ENV, startServer, tempDir } from '../../test/process-helper.ts'
 
 const run = promisify(execFile)
 const root = new URL('../../', import.meta.url)
-const fixtures = new URL('../fixtures/consumer/', import.meta.url)
+const fixtures = new URL('fixtures/consumer/', import.meta.url)
 // npm run's own variables (npm_config_*, npm_package_*) would point the inner npm at this
 // project instead of the consumer's.
 const env = Object.fromEntries(Object.entries(CHILD_ENV).filter(([name]) => !name.toLowerCase().startsWith('npm_')))
@@ -23,26 +23,36 @@ async function npm (args: string[], cwd: string | URL) {
   return run('npm', [...args, '--no-audit', '--no-fund'], { cwd, env, maxBuffer: 16 * 1024 * 1024 })
 }
 
+interface Packed { filename: string, size: number, files: Array<{ path: string }> }
+interface Installed { packages: Record<string, { version?: string, hasInstallScript?: boolean, link?: boolean }> }
+
 t.test('a plain JavaScript project installs the tarball and lists, creates, pages and cancels', async (t) => {
-  t.ok(existsSync(new URL('dist/src/client/index.js', root)), 'dist/ holds the client: run npm run build (npm install does it)')
+  t.ok(existsSync(new URL('client/dist/index.js', root)), 'client/dist/ holds the build: run npm run build (npm install does it)')
   const dir = tempDir(t)
-  // --ignore-scripts: packing would run `prepare` (the build) into this project's dist/,
-  // under the test files that run the built server from it; `npm ci` built it already.
-  const packed = JSON.parse((await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dir], root)).stdout) as Array<{ filename: string, files: Array<{ path: string }> }>
-  const files = packed[0]!.files.map((file) => file.path)
-  for (const needed of ['dist/src/client/index.js', 'dist/src/client/index.d.ts', 'dist/generated/openapi.d.ts', 'dist/server.js', 'dist/spec/openapi.yaml']) {
-    t.ok(files.includes(needed), `the tarball holds ${needed}`)
-  }
-  t.notOk(files.some((file) => /^(src|test|scripts)\//.test(file)), 'and no sources or tests')
+  // --ignore-scripts: packing would run `prepack` (the client's build) into client/dist/,
+  // under the other test files that import it; `npm ci` built it already.
+  const packed = JSON.parse((await npm(['pack', '-w', 'petstore-client', '--ignore-scripts', '--json', '--pack-destination', dir], root)).stdout) as Packed[]
+  const { filename, size, files } = packed[0]!
+  const paths = files.map((file) => file.path).sort()
+  t.strictSame(paths.filter((path) => !path.endsWith('.d.ts')), ['README.md', 'dist/index.js', 'package.json'], 'the bundle, its declarations, the README, nothing else')
+  for (const needed of ['dist/index.d.ts', 'dist/types.d.ts', 'dist/generated/openapi.d.ts']) t.ok(paths.includes(needed), `the tarball holds ${needed}`)
+  t.ok(size < 100_000, `the tarball is under 100 kB (${(size / 1000).toFixed(1)} kB)`)
+  t.comment(`${filename}: ${(size / 1000).toFixed(1)} kB, ${paths.length} files`)
 
   const app = join(dir, 'app')
   mkdirSync(app)
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
   copyFileSync(new URL('consumer.mjs', fixtures), join(app, 'consumer.mjs'))
-  // --ignore-scripts: the client runs no install script and never loads the server's
-  // native SQLite module, which would otherwise compile from source (minutes); so this
-  // also proves the client works without it. --prefer-offline: npm ci filled the cache.
-  await npm(['install', join(dir, packed[0]!.filename), '--prefer-offline', '--ignore-scripts'], app)
+  // No --ignore-scripts: the package and what it brings must need no install script.
+  // --prefer-offline: npm ci filled the cache.
+  const started = performance.now()
+  await npm(['install', join(dir, filename), '--prefer-offline'], app)
+  const seconds = (performance.now() - started) / 1000
+  const installed = JSON.parse(readFileSync(join(app, 'node_modules/.package-lock.json'), 'utf8')) as Installed
+  const names = Object.keys(installed.packages).map((path) => path.replace(/^.*node_modules\//, '')).sort()
+  t.strictSame(names, ['openapi-fetch', 'openapi-typescript-helpers', 'petstore-client'], 'the client and openapi-fetch (with its types), nothing of the server')
+  t.strictSame(Object.entries(installed.packages).filter(([, pkg]) => pkg.hasInstallScript === true), [], 'and no install script')
+  t.comment(`npm install of the tarball: ${seconds.toFixed(1)} s, ${names.length} packages`)
 
   const server = await startServer({ DATABASE_URL: join(dir, 'petstore.db'), PETSTORE_API_KEYS: TEST_KEY }, { built: true })
   t.teardown(() => { server.child.kill('SIGTERM') })

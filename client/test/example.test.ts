@@ -6,16 +6,16 @@ import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { promisify } from 'node:util'
 import t from 'tap'
-import { CHILD_ENV } from '../process-helper.ts'
-import { TEST_KEY } from '../helper.ts'
+import { CHILD_ENV } from '../../test/process-helper.ts'
+import { TEST_KEY } from '../../test/helper.ts'
 import { listening } from './server.ts'
 
 const run = promisify(execFile)
 const root = new URL('../../', import.meta.url)
 
 t.test('examples/client.ts creates, pages, orders, cancels and handles an error', async (t) => {
-  // It imports the package by its own name, which resolves to the build.
-  t.ok(existsSync(new URL('dist/src/client/index.js', root)), 'dist/ holds the client: run npm run build (npm install does it)')
+  // It imports the package by its name, which resolves to the build.
+  t.ok(existsSync(new URL('client/dist/index.js', root)), 'client/dist/ holds the build: run npm run build (npm install does it)')
   const { baseUrl } = await listening(t)
   const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'examples/client.ts'], {
     cwd: root, env: { ...CHILD_ENV, PETSTORE_URL: baseUrl, PETSTORE_API_KEY: TEST_KEY }

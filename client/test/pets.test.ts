@@ -4,7 +4,7 @@
  */
 import t from 'tap'
 import { sql } from 'kysely'
-import type { PetStatus } from '../../src/client/index.ts'
+import type { PetStatus } from '../src/index.ts'
 import { clientOf, collect, count, listening } from './server.ts'
 
 const STATUSES: PetStatus[] = ['available', 'pending', 'sold']

@@ -5,8 +5,8 @@
  * are recorded through the `sleep` option, never timed.
  */
 import t from 'tap'
-import { PetstoreError } from '../../src/client/index.ts'
-import { backoffMs } from '../../src/client/retry.ts'
+import { PetstoreError } from '../src/index.ts'
+import { backoffMs } from '../src/retry.ts'
 import { clientOf, collect, count, listening } from './server.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/

@@ -1,13 +1,13 @@
 /**
- * A real listening service for the client tests: the app of ../helper.ts on a free port
+ * A real listening service for the client tests: the app of test/helper.ts on a free port
  * of this process (cheaper than a child process, and its code counts in the coverage),
  * reached over a real socket, as a consumer reaches it.
  */
 import type { AddressInfo } from 'node:net'
 import type { Test } from 'tap'
 import type { AppOptions } from '../../src/app.ts'
-import { createPetstoreClient, type PetstoreClientOptions } from '../../src/client/index.ts'
-import { build, TEST_KEY } from '../helper.ts'
+import { createPetstoreClient, type PetstoreClientOptions } from '../src/index.ts'
+import { build, TEST_KEY } from '../../test/helper.ts'
 
 export async function listening (t: Test, options: Partial<AppOptions> = {}) {
   const app = await build(t, options)

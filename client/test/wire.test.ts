@@ -3,8 +3,8 @@
  * exact int64 values.
  */
 import t from 'tap'
-import { assertExact, parseJson, stringifyJson } from '../../src/client/json.ts'
-import { linkedPage, nextQuery } from '../../src/client/paging.ts'
+import { assertExact, parseJson, stringifyJson } from '../src/json.ts'
+import { linkedPage, nextQuery } from '../src/paging.ts'
 
 t.test('nextQuery takes the query of the rel="next" target, whatever else the header holds', async (t) => {
   const cases: Array<[string | null, Record<string, string> | undefined]> = [

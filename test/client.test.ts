@@ -1,36 +1,43 @@
 /**
  * `petstore-service/client` keeps working for the imports written before the client became
- * its own package: from the build, as a project that installed the service from its folder
- * imports it, it is petstore-client itself (the same module, so `instanceof PetstoreError`
- * holds whichever name a project imports it by), in JavaScript and in TypeScript.
+ * its own package, as a project that installed the service imports it: from the service's
+ * folder or from its tarball (which carries petstore-client in it, `bundleDependencies`).
+ * It is petstore-client itself (the same module, so `instanceof PetstoreError` holds
+ * whichever name a project imports it by), in JavaScript and in TypeScript.
  */
 import { execFile } from 'node:child_process'
-import { existsSync, symlinkSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { CHILD_ENV, tempDir } from './process-helper.ts'
 
 const run = promisify(execFile)
 const root = new URL('../', import.meta.url)
+// npm run's own variables (npm_config_*, npm_package_*) would point the inner npm at this
+// project instead of the consumer's.
+const env = Object.fromEntries(Object.entries(CHILD_ENV).filter(([name]) => !name.toLowerCase().startsWith('npm_')))
 
-t.test('petstore-service/client, from the build, is petstore-client', async (t) => {
-  t.ok(existsSync(new URL('dist/src/client.js', root)), 'dist/ holds the re-export: run npm run build (npm install does it)')
-  const app = tempDir(t)
-  mkdirSync(join(app, 'node_modules'))
-  // What `npm install /path/to/petstore-service` makes: a link to the folder.
-  symlinkSync(fileURLToPath(root), join(app, 'node_modules/petstore-service'))
+function consumer (dir: string): string {
+  const app = join(dir, 'app')
+  mkdirSync(join(app, 'node_modules'), { recursive: true })
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
+  return app
+}
+
+/** Imports petstore-service/client in `app` and compares it with petstore-client at `own`. */
+async function reexports (t: Test, app: string, own: string) {
   writeFileSync(join(app, 'consumer.mjs'), [
     "const reexported = await import('petstore-service/client')",
-    `const own = await import(${JSON.stringify(new URL('client/dist/index.js', root).href)})`,
+    `const own = await import(${JSON.stringify(pathToFileURL(own).href)})`,
     'const same = Object.keys(own).every((name) => reexported[name] === own[name])',
-    'console.log(JSON.stringify({ names: Object.keys(reexported), same, client: typeof reexported.createPetstoreClient({ baseUrl: "http://127.0.0.1:1/v1", apiKey: "k" }).listPets }))'
+    'const client = reexported.createPetstoreClient({ baseUrl: "http://127.0.0.1:1/v1", apiKey: "k" })',
+    'console.log(JSON.stringify({ names: Object.keys(reexported), same, listPets: typeof client.listPets }))'
   ].join('\n'))
-  const { stdout, stderr } = await run(process.execPath, ['consumer.mjs'], { cwd: app, env: CHILD_ENV })
+  const { stdout, stderr } = await run(process.execPath, ['consumer.mjs'], { cwd: app, env })
   t.equal(stderr, '')
-  t.strictSame(JSON.parse(stdout), { names: ['PetstoreError', 'createPetstoreClient'], same: true, client: 'function' })
+  t.strictSame(JSON.parse(stdout), { names: ['PetstoreError', 'createPetstoreClient'], same: true, listPets: 'function' })
 
   writeFileSync(join(app, 'consumer.ts'), [
     "import { createPetstoreClient, PetstoreError, type Pet } from 'petstore-service/client'",
@@ -45,6 +52,27 @@ t.test('petstore-service/client, from the build, is petstore-client', async (t) 
     files: ['consumer.ts']
   }))
   const tsc = new URL('node_modules/typescript/bin/tsc', root)
-  const checked = await run(process.execPath, [tsc.pathname, '-p', app], { env: CHILD_ENV }).catch((error: { stdout: string }) => error)
+  const checked = await run(process.execPath, [tsc.pathname, '-p', app], { env }).catch((error: { stdout: string }) => error)
   t.equal(checked.stdout, '', 'consumer.ts type-checks against the re-export (tsc prints nothing)')
+}
+
+t.test('installed from the service\'s folder, petstore-service/client is petstore-client', async (t) => {
+  t.ok(existsSync(new URL('dist/src/client.js', root)), 'dist/ holds the re-export: run npm run build (npm install does it)')
+  const app = consumer(tempDir(t))
+  // What `npm install /path/to/petstore-service` makes: a link to the folder.
+  symlinkSync(fileURLToPath(root), join(app, 'node_modules/petstore-service'))
+  await reexports(t, app, fileURLToPath(new URL('client/dist/index.js', root)))
+})
+
+t.test('installed from the service\'s tarball, petstore-service/client is the petstore-client it carries', async (t) => {
+  const dir = tempDir(t)
+  // --ignore-scripts, twice: packing would run `prepare` (the build) into this project's
+  // dist/, under the other test files that run it, and `npm ci` built it already; installing
+  // would compile the SQLite driver, which the client never loads. --prefer-offline: npm ci
+  // filled the cache.
+  const packed = JSON.parse((await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: root, env, maxBuffer: 16 * 1024 * 1024 })).stdout) as Array<{ filename: string, bundled: string[] }>
+  t.ok(packed[0]!.bundled.includes('petstore-client'), 'the tarball carries petstore-client')
+  const app = consumer(dir)
+  await run('npm', ['install', join(dir, packed[0]!.filename), '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: app, env, maxBuffer: 16 * 1024 * 1024 })
+  await reexports(t, app, join(app, 'node_modules/petstore-service/node_modules/petstore-client/dist/index.js'))
 })

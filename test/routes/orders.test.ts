@@ -5,7 +5,7 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { sql } from 'kysely'
-import { AUTH, build, errorBody, JSON_HEADERS } from '../helper.ts'
+import { AUTH, build, errorBody, JSON_HEADERS, NOT_DECIMAL_DIGITS } from '../helper.ts'
 
 const ORDERS = '/v1/store/orders'
 
@@ -116,16 +116,7 @@ t.test('listOrders refuses bad parameters with 400 naming them', async (t) => {
     ['limit=101', 'querystring/limit must be <= 100'],
     ['limit=x', 'querystring/limit must be integer'],
     ['limit=', 'querystring/limit must be integer'],
-    ['limit=Infinity', 'querystring/limit must be integer'],
-    ['limit=-Infinity', 'querystring/limit must be integer'],
-    ['limit=1e400', 'querystring/limit must be integer'],
-    ['limit=1e1', 'querystring/limit must be integer'],
-    ['limit=0x10', 'querystring/limit must be integer'],
-    ['limit=%2B5', 'querystring/limit must be integer'],
-    ['limit=+5', 'querystring/limit must be integer'],
-    ['limit=%205', 'querystring/limit must be integer'],
-    ['limit=5%20', 'querystring/limit must be integer'],
-    ['limit=5.0', 'querystring/limit must be integer'],
+    ...NOT_DECIMAL_DIGITS.map((text): [string, string] => [`limit=${text}`, 'querystring/limit must be integer']),
     ['limit=-5', 'querystring/limit must be >= 1'],
     ['status=sold', "querystring must NOT have additional property 'status'"],
     ['cursor=MA', 'querystring/cursor is malformed: pass back the cursor of a Link header unchanged']

@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { AUTH, build, errorBody, JSON_HEADERS } from '../helper.ts'
+import { AUTH, build, errorBody, JSON_HEADERS, NOT_DECIMAL_DIGITS } from '../helper.ts'
 
 const STATUSES = ['available', 'pending', 'sold', undefined] as const
 
@@ -88,16 +88,7 @@ t.test('listPets refuses bad parameters with 400 naming them', async (t) => {
     ['limit=', 'querystring/limit must be integer'],
     ['limit=1&limit=2', 'querystring/limit must be integer'],
     // Decimal digits only: what Number() would also take is refused, not coerced.
-    ['limit=Infinity', 'querystring/limit must be integer'],
-    ['limit=-Infinity', 'querystring/limit must be integer'],
-    ['limit=1e400', 'querystring/limit must be integer'],
-    ['limit=1e1', 'querystring/limit must be integer'],
-    ['limit=0x10', 'querystring/limit must be integer'],
-    ['limit=%2B5', 'querystring/limit must be integer'],
-    ['limit=+5', 'querystring/limit must be integer'],
-    ['limit=%205', 'querystring/limit must be integer'],
-    ['limit=5%20', 'querystring/limit must be integer'],
-    ['limit=5.0', 'querystring/limit must be integer'],
+    ...NOT_DECIMAL_DIGITS.map((text): [string, string] => [`limit=${text}`, 'querystring/limit must be integer']),
     ['limit=-5', 'querystring/limit must be >= 1'],
     [`limit=1${'0'.repeat(400)}`, 'querystring/limit must be <= 100'],
     ['stauts=sold&limit=1e1', "querystring must NOT have additional property 'stauts'"],

@@ -452,7 +452,7 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Maximum number of items returned, from 1 to 100. */
+        /** @description Maximum number of items returned, from 1 to 100, in decimal digits. */
         Limit: number;
         /** @description Keeps only pets with this status. Without it, no filtering. */
         StatusFilter: components["schemas"]["PetStatus"];
@@ -524,7 +524,7 @@ export interface operations {
     listPets: {
         parameters: {
             query?: {
-                /** @description Maximum number of items returned, from 1 to 100. */
+                /** @description Maximum number of items returned, from 1 to 100, in decimal digits. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Keeps only pets with this status. Without it, no filtering. */
                 status?: components["parameters"]["StatusFilter"];
@@ -667,7 +667,7 @@ export interface operations {
     listOrders: {
         parameters: {
             query?: {
-                /** @description Maximum number of items returned, from 1 to 100. */
+                /** @description Maximum number of items returned, from 1 to 100, in decimal digits. */
                 limit?: components["parameters"]["Limit"];
                 /**
                  * @description Opaque position of the next page, taken from the `Link` header of the

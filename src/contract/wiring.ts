@@ -25,6 +25,7 @@ import { notFound } from '../http/error-handler.ts'
 import { flat, type ResponseCache } from '../features/response-cache/cache.ts'
 import { cacheKeyOf, type CacheKeyOf } from '../features/response-cache/key.ts'
 import { requestHash } from '../features/idempotency/plugin.ts'
+import { JSON_MEDIA_TYPE } from '../http/media-type.ts'
 
 type Handler = RouteHandlerMethod<any, any, any, any>
 
@@ -95,7 +96,7 @@ function idempotent (app: FastifyInstance, operationId: string, handler: Handler
     })
     if (answer.replayed) reply.header('idempotent-replayed', 'true')
     // JSON text already: sent as it is, like any handler's result, once this returns.
-    reply.code(answer.status).type('application/json; charset=utf-8')
+    reply.code(answer.status).type(JSON_MEDIA_TYPE)
     return answer.body
   }
 }
@@ -123,7 +124,7 @@ function cached (cache: ResponseCache, keyOf: CacheKeyOf, handler: Handler): Han
     // Serialized here as Fastify would: text as it is, anything else by the route's schema.
     const text = typeof payload === 'string' || Buffer.isBuffer(payload)
     const body = flat(text ? String(payload) : reply.serialize(payload) as string)
-    if (!reply.hasHeader('content-type')) reply.type(text ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8')
+    if (!reply.hasHeader('content-type')) reply.type(text ? 'text/plain; charset=utf-8' : JSON_MEDIA_TYPE)
     const etag = entityTag(body)
     const headers = Object.fromEntries(Object.entries(reply.getHeaders())
       .filter(([name]) => !before.has(name)).map(([name, value]) => [name, String(value)]))

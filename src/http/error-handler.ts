@@ -6,6 +6,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin'
 import { isDatabaseUnavailable } from '../database/errors.ts'
 import { ApiError, type ErrorCode } from './error-codes.ts'
+import { JSON_MEDIA_TYPE } from './media-type.ts'
 
 /** Fastify's and its plugins' own errors, by their `code`, as API error codes. */
 const FRAMEWORK_CODES: Readonly<Record<string, ErrorCode>> = {
@@ -47,7 +48,7 @@ function toApiError (error: FastifyError): ApiError | undefined {
   return undefined
 }
 
-const ERROR_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }
+const ERROR_HEADERS = { 'content-type': JSON_MEDIA_TYPE, 'cache-control': 'no-store' }
 
 /** An error answer: never stored by any cache, since it may not hold a moment later. */
 export function sendError (reply: FastifyReply, error: ApiError): FastifyReply {

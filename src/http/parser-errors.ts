@@ -5,6 +5,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import { ApiError } from './error-codes.ts'
+import { JSON_MEDIA_TYPE } from './media-type.ts'
 
 function toApiError (error: NodeJS.ErrnoException): ApiError {
   switch (error.code) {
@@ -24,7 +25,7 @@ export function clientErrorHandler (error: NodeJS.ErrnoException, socket: Socket
     const apiError = toApiError(error)
     const body = JSON.stringify(apiError.body)
     socket.write(`HTTP/1.1 ${apiError.statusCode} ${STATUS_CODES[apiError.statusCode]}\r\n` +
-      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
+      `Content-Type: ${JSON_MEDIA_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`)
   }
   socket.destroy(error)
 }

@@ -18,6 +18,7 @@ import type { FastifyInstance } from 'fastify'
 import { docsPageDocument } from './page.ts'
 import type { ApiDocument } from '../../contract/document.ts'
 import { docsPageSecurity } from '../../http/security-headers.ts'
+import { JSON_MEDIA_TYPE } from '../../http/media-type.ts'
 
 /** Read beside this file: `npm run build` copies them into dist/ (scripts/build-spec.ts). */
 const asset = (name: string) => readFileSync(new URL(`./assets/${name}`, import.meta.url))
@@ -48,7 +49,7 @@ export default async function docs (app: FastifyInstance, { document }: { docume
   })
 
   app.get('/openapi.json', { schema: { hide: true } }, async function openapiJson (_request, reply) {
-    return reply.type('application/json; charset=utf-8').send(document.json)
+    return reply.type(JSON_MEDIA_TYPE).send(document.json)
   })
   app.get('/openapi.yaml', { schema: { hide: true } }, async function openapiYaml (_request, reply) {
     return reply.type('application/yaml; charset=utf-8').send(document.yaml)

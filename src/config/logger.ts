@@ -9,7 +9,7 @@ import type { Config } from './config.ts'
  * Secrets never reach a log line. A request, logged as `req` or `request`, is written by
  * `serializeRequest` below, which logs no headers; these paths guard the other places a
  * header set can be logged whole. Each is a fixed path: a `*` path was checked against every
- * line, the completion line of every request included, at twice the cost of the line itself.
+ * line, the completion line of every request included, and cost more than writing the line.
  */
 export const REDACTED_PATHS = [
   'headers.authorization',

@@ -39,7 +39,7 @@ function deprecation (op: Operation, prefix: string, now: Clock): { headers: Rec
     throw new Error(`${op.operationId}: a deprecated operation needs x-deprecated-since and x-deprecated-sunset dates and an x-successor path`)
   }
   const successor = `${prefix}${operation['x-successor']}`
-  const gone = new ApiError('gone',
+  const gone = () => new ApiError('gone',
     `${op.method} ${prefix}${op.path} was removed on ${new Date(sunset).toISOString().slice(0, 10)}; use GET ${successor}`)
   return {
     headers: {
@@ -50,7 +50,7 @@ function deprecation (op: Operation, prefix: string, now: Clock): { headers: Rec
     // After the key check (the API scope's onRequest guard), so a caller without a key
     // learns nothing but 401.
     async preParsing (_request, _reply, payload) {
-      if (now().getTime() >= sunset) throw gone
+      if (now().getTime() >= sunset) throw gone()
       return payload
     }
   }

@@ -22,7 +22,7 @@ export function decodeCursor (cursor: string): number | bigint {
 }
 
 /** `Link: </v1/pets?limit=20&status=sold&cursor=...>; rel="next"`, keeping the other parameters. */
-export function nextPageLink (path: string, query: Record<string, string | number | undefined>, lastId: number | bigint): string {
+function nextPageLink (path: string, query: Record<string, string | number | undefined>, lastId: number | bigint): string {
   const params = new URLSearchParams()
   for (const [name, value] of Object.entries(query)) {
     if (value !== undefined && name !== 'cursor') params.set(name, String(value))

@@ -6,7 +6,7 @@
  * (safeIntegers is on, see connect.ts) and PostgreSQL answers int8 as a string.
  * `toApiInt` (src/http/int64.ts) turns all three into API integers.
  */
-import type { ColumnType, Insertable, Selectable } from 'kysely'
+import type { ColumnType, Selectable } from 'kysely'
 
 type Int64 = ColumnType<bigint | number | string, bigint | number, bigint | number>
 type Int64Id = ColumnType<bigint | number | string, never, never>
@@ -61,6 +61,5 @@ export interface Database {
 }
 
 export type PetRow = Selectable<PetTable>
-export type NewPetRow = Insertable<PetTable>
 export type OrderRow = Selectable<OrderTable>
 export type ApiKeyRow = Selectable<ApiKeyTable>

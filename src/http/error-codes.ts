@@ -7,7 +7,7 @@ import type { components } from '../../generated/openapi.ts'
 export type ErrorCode = components['schemas']['ErrorCode']
 export type ErrorBody = components['schemas']['Error']
 
-export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
+const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   invalid_request: 400,
   invalid_json: 400,
   unsupported_media_type: 400,

@@ -27,7 +27,7 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
 }
 
 /** How soon a client may try again after the database failed it: long enough for a lock or a failover. */
-export const DATABASE_RETRY_AFTER_SECONDS = 2
+const DATABASE_RETRY_AFTER_SECONDS = 2
 
 /** The answer to a request the database could not serve (locked, full, unreachable, too slow). */
 export function databaseUnavailable (): ApiError {

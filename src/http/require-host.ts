@@ -9,12 +9,13 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { ApiError } from './error-codes.ts'
 
-const missingHost = new ApiError('invalid_request', 'An HTTP/1.1 request needs a Host header')
+// A new error per refusal: an error object carries its stack and whatever a handler adds to it.
+const missingHost = () => new ApiError('invalid_request', 'An HTTP/1.1 request needs a Host header')
 
 export default fp(async function requireHost (app: FastifyInstance) {
   app.addHook('onRequest', (request, _reply, done) => {
     const { raw } = request
     const needsHost = raw.httpVersionMajor > 1 || (raw.httpVersionMajor === 1 && raw.httpVersionMinor >= 1)
-    done(needsHost && raw.headers.host === undefined ? missingHost : undefined)
+    done(needsHost && raw.headers.host === undefined ? missingHost() : undefined)
   })
 }, { name: 'require-host', dependencies: ['request-ids', 'security'] })

@@ -16,7 +16,7 @@ import { STABILITY_PROMISES } from '../../contract/operation-hooks.ts'
 
 type Level = keyof typeof STABILITY_PROMISES
 
-export const RELATIVE_SERVER_LABEL = 'This server: the host serving this page (local in development)'
+const RELATIVE_SERVER_LABEL = 'This server: the host serving this page (local in development)'
 
 function capitalised (text: string): string {
   return `${text[0]!.toUpperCase()}${text.slice(1)}`

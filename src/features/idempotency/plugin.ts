@@ -56,8 +56,8 @@ export function requestHash (operationId: string, body: unknown): string {
   return hash('sha256', `${operationId}\n${stringify(canonical(body)) as string}`, 'hex')
 }
 
-const inUse = new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry after it finishes')
-const reused = new ApiError('idempotency_key_reused', 'This Idempotency-Key was used for a different request; use a new key for a new request')
+const inUse = () => new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry after it finishes')
+const reused = () => new ApiError('idempotency_key_reused', 'This Idempotency-Key was used for a different request; use a new key for a new request')
 
 export interface IdempotencyOptions {
   ttlMs: number
@@ -77,7 +77,7 @@ export default fp(async function idempotency (app: FastifyInstance, { ttlMs, cle
   async function run (request: FastifyRequest, key: string, hashOfRequest: string, create: () => Promise<Answer>) {
     const apiKeyHash = app.auth.keyHash(request)!
     const scope = hash('sha256', `${apiKeyHash}\n${key}`, 'hex')
-    if (inFlight.has(scope)) throw inUse
+    if (inFlight.has(scope)) throw inUse()
     inFlight.add(scope)
     try {
       // On SQLite, a savepoint of the next group commit (../../database/group-commit.ts).
@@ -86,12 +86,12 @@ export default fp(async function idempotency (app: FastifyInstance, { ttlMs, cle
           // Held until this transaction ends, on whichever instance runs it.
           const lock = BigInt.asIntN(64, BigInt(`0x${scope.slice(0, 16)}`))
           const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(cast(${String(lock)} as bigint)) as locked`.execute(trx)
-          if (rows[0]?.locked !== true) throw inUse
+          if (rows[0]?.locked !== true) throw inUse()
         }
         const now = Date.now()
         const kept = await findKeptAnswer(trx, apiKeyHash, key, now)
         if (kept !== undefined) {
-          if (kept.requestHash !== hashOfRequest) throw reused
+          if (kept.requestHash !== hashOfRequest) throw reused()
           return { status: kept.status, body: kept.body, replayed: true }
         }
         request.idempotencyTransaction = trx

@@ -20,7 +20,7 @@ export type DatabaseVersion = readonly [number, number]
 export interface CachedAnswer {
   /**
    * JSON text in a string of its own (`flat`). A string rather than a Buffer: it costs
-   * about a quarter less memory (no ArrayBuffer and backing store beside it), and Node
+   * less memory (no ArrayBuffer and backing store beside it), and Node
    * writes a string body in one system call with the status line and headers, where a
    * Buffer is a second piece of a `writev`.
    */

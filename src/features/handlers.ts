@@ -2,7 +2,7 @@
  * Every operation's handler, keyed by operationId. The type requires one for each
  * operation of generated/openapi.ts; the start checks the same against spec/openapi.yaml.
  */
-import type { Handlers } from '../contract/handlers.ts'
+import type { Handlers } from '../contract/handler-types.ts'
 import { orderHandlers } from './orders/handlers.ts'
 import { petHandlers } from './pets/handlers.ts'
 

@@ -4,7 +4,7 @@
  * as for pets.
  */
 import { ApiError } from '../../http/error-codes.ts'
-import type { Handlers } from '../../contract/handlers.ts'
+import type { Handlers } from '../../contract/handler-types.ts'
 import { decodeCursor, linkedPage } from '../../contract/paging.ts'
 import * as orders from './repository.ts'
 

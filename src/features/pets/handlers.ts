@@ -4,7 +4,7 @@
  * generated/openapi.ts.
  */
 import { ApiError } from '../../http/error-codes.ts'
-import type { Handlers } from '../../contract/handlers.ts'
+import type { Handlers } from '../../contract/handler-types.ts'
 import { decodeCursor, linkedPage } from '../../contract/paging.ts'
 import * as pets from './repository.ts'
 

@@ -1,5 +1,6 @@
 /**
- * Turns spec/openapi.yaml into generated/openapi.ts, and the same types into
+ * Checks spec/openapi.yaml as the start does (src/contract/start-checks.ts), then turns it
+ * into generated/openapi.ts, and the same types into
  * client/src/generated/openapi.ts: the client is a package of its own (petstore-client),
  * whose published declarations may name no file outside it.
  *
@@ -18,6 +19,18 @@ const INT64 = ts.factory.createUnionTypeNode([
   ts.factory.createKeywordTypeNode(ts.SyntaxKind.NumberKeyword),
   ts.factory.createKeywordTypeNode(ts.SyntaxKind.BigIntKeyword)
 ])
+
+// The document the service would refuse to start with is refused here first, its
+// problems named, before any file is written.
+try {
+  // Imported here: reading the service's own document at import would throw outside this try.
+  const { ApiDocument } = await import('../src/contract/document.ts')
+  const { checkDocument } = await import('../src/contract/start-checks.ts')
+  checkDocument(ApiDocument.read(source, 'spec/openapi.yaml'))
+} catch (error) {
+  console.error(`npm run codegen: ${(error as Error).message}`)
+  process.exit(1)
+}
 
 const ast = await openapiTS(source, {
   transform (schema) {

@@ -8,6 +8,7 @@ import type { DatabaseOptions } from './database/connect.ts'
 import { DEFAULTS } from './config/defaults.ts'
 import { ApiError } from './http/error-codes.ts'
 import { apiDocument, type ApiDocument } from './contract/document.ts'
+import { checkDocument } from './contract/start-checks.ts'
 import type { Clock } from './contract/operation-hooks.ts'
 import apiKeys from './features/api-keys/plugin.ts'
 import auth from './features/api-keys/auth.ts'
@@ -117,6 +118,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     await app.register(redis, { url: options.redisUrl, commandTimeoutMs: options.redisCommandTimeoutMs ?? DEFAULTS.redisCommandTimeoutMs })
     await app.register(rateLimits, { ...DEFAULTS.rateLimit, ...options.rateLimit })
     const document = options.document ?? apiDocument
+    checkDocument(document)
     await app.register(docs, { document })
     await app.register(health)
     await app.register(specRoutes, {

@@ -97,6 +97,19 @@ export class ApiDocument {
     return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, this.dereference(value)]))
   }
 
+  /**
+   * The parameters of an operation, `$ref`s resolved: those of its path item, less any the
+   * operation declares again (same name and location), then its own.
+   */
+  parameters (operationId: string): JsonObject[] {
+    const { path, operation } = this.operation(operationId)
+    const own = this.dereference(operation.parameters ?? []) as JsonObject[]
+    const item = (this.document.paths as JsonObject)[path] as JsonObject
+    const shared = (this.dereference(item.parameters ?? []) as JsonObject[])
+      .filter((parameter) => !own.some((mine) => mine.in === parameter.in && mine.name === parameter.name))
+    return [...shared, ...own]
+  }
+
   /** The security requirements of an operation: its own, else the document's. */
   security (operationId: string): JsonObject[] {
     const { operation } = this.operation(operationId)

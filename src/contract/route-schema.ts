@@ -36,11 +36,12 @@ function withoutBigInts (node: Json): Json {
 
 /**
  * Query, path or header parameters as one object schema. Unknown query and path
- * parameters are refused; a request carries many headers the document does not name.
+ * parameters are refused, so an operation without query parameters refuses any; a
+ * request carries many headers the document does not name.
  */
 function parameterSchema (document: ApiDocument, parameters: JsonObject[], location: 'query' | 'path' | 'header'): JsonObject | undefined {
   const chosen = parameters.filter((parameter) => parameter.in === location)
-  if (chosen.length === 0) return undefined
+  if (chosen.length === 0 && location !== 'query') return undefined
   // Node gives header names in lower case.
   const name = (parameter: JsonObject) => location === 'header' ? (parameter.name as string).toLowerCase() : parameter.name as string
   return {
@@ -53,9 +54,8 @@ function parameterSchema (document: ApiDocument, parameters: JsonObject[], locat
 
 export function routeSchema (document: ApiDocument, operationId: string): FastifySchema {
   const { operation: op } = document.operation(operationId)
-  const parameters = ((op.parameters ?? []) as Json[]).map((p) => document.dereference(p) as JsonObject)
+  const parameters = document.parameters(operationId)
   const body = document.dereference(op.requestBody ?? null) as JsonObject | null
-  const bodySchema = (body?.content as JsonObject | undefined)?.['application/json'] as JsonObject | undefined
   const responses = Object.entries(document.dereference(op.responses!) as JsonObject).flatMap(([status, response]) => {
     const content = (response as JsonObject).content as JsonObject | undefined
     const schema = (content?.['application/json'] as JsonObject | undefined)?.schema
@@ -68,6 +68,12 @@ export function routeSchema (document: ApiDocument, operationId: string): Fastif
   if (querystring !== undefined) schema.querystring = querystring
   if (params !== undefined) schema.params = params
   if (headers !== undefined) schema.headers = headers
-  if (bodySchema?.schema !== undefined) schema.body = jsonSchema(document, bodySchema.schema)
+  const bodies = Object.entries((body?.content ?? {}) as JsonObject)
+    .map(([mediaType, content]) => [mediaType, jsonSchema(document, (content as JsonObject).schema ?? {})] as const)
+  // JSON alone: the plain form, its validator the route's own. Otherwise one validator per
+  // media type, and the body parser (./validation.ts) refuses any the operation does not
+  // declare, since Fastify would not validate a body of a media type without a schema.
+  if (bodies.length === 1 && bodies[0]![0] === 'application/json') schema.body = bodies[0]![1]
+  else if (bodies.length > 0) schema.body = { content: Object.fromEntries(bodies.map(([mediaType, body]) => [mediaType, { schema: body }])) }
   return schema
 }

@@ -16,6 +16,7 @@ import type { FastifyInstance, FastifySchemaCompiler } from 'fastify'
 import fp from 'fastify-plugin'
 import { parseJson } from '../http/json.ts'
 import { ApiError } from '../http/error-codes.ts'
+import { acceptedMediaTypes, BODY_MEDIA_TYPES, essence, mediaTypeRefusal } from '../http/media-type.ts'
 import { addInt64Keyword, useInt64Keyword } from './int64-keywords.ts'
 import { integersAsDigits } from './integer-text.ts'
 
@@ -71,11 +72,16 @@ export default fp(async function validation (app: FastifyInstance) {
   app.setValidatorCompiler(compile)
   app.setSchemaErrorFormatter((errors, dataVar) => new Error(describe(errors[0]!, dataVar)))
 
-  // JSON only (Fastify also parses text/plain by default), UTF-8 only, and without
+  // JSON only (Fastify also parses text/plain by default), merge patches included, UTF-8 only, and without
   // rounding large integers. Nothing is ever stored with U+FFFD in place of bytes it could
   // not read: another charset, or bytes that are not UTF-8, are refused.
   app.removeAllContentTypeParsers()
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+  app.addContentTypeParser([...BODY_MEDIA_TYPES], { parseAs: 'buffer' }, (request, body, done) => {
+    // Only a media type the operation declares: Fastify validates no other (./route-schema.ts).
+    const accepted = acceptedMediaTypes(request.routeOptions.schema)
+    if (!accepted.includes(essence(request.headers['content-type']))) {
+      return done(new ApiError('unsupported_media_type', mediaTypeRefusal(accepted)), undefined)
+    }
     const charset = charsetOf(request.headers['content-type'])
     if (charset !== undefined && !UTF8.test(charset)) {
       return done(new ApiError('unsupported_media_type', `Content-Type charset must be utf-8, not ${charset.slice(0, 40)}`), undefined)

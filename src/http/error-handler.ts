@@ -6,7 +6,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin'
 import { isDatabaseUnavailable } from '../database/errors.ts'
 import { ApiError, type ErrorCode } from './error-codes.ts'
-import { JSON_MEDIA_TYPE } from './media-type.ts'
+import { acceptedMediaTypes, JSON_MEDIA_TYPE, mediaTypeRefusal } from './media-type.ts'
 
 /** Fastify's and its plugins' own errors, by their `code`, as API error codes. */
 const FRAMEWORK_CODES: Readonly<Record<string, ErrorCode>> = {
@@ -21,7 +21,6 @@ const FRAMEWORK_CODES: Readonly<Record<string, ErrorCode>> = {
 
 /** Clearer words than the frameworks' for the errors a client hits most. */
 const MESSAGES: Partial<Record<ErrorCode, string>> = {
-  unsupported_media_type: 'Content-Type must be application/json',
   payload_too_large: 'Request body is too large',
   unavailable: 'The service is overloaded; retry after the Retry-After delay'
 }
@@ -36,10 +35,11 @@ export function databaseUnavailable (): ApiError {
 }
 
 /** The API error a thrown error stands for; undefined when it is a bug (a 500). */
-function toApiError (error: FastifyError): ApiError | undefined {
+function toApiError (error: FastifyError, request: FastifyRequest): ApiError | undefined {
   if (error instanceof ApiError) return error
   if (error.validation !== undefined) return new ApiError('invalid_request', error.message)
   const code = FRAMEWORK_CODES[error.code]
+  if (code === 'unsupported_media_type') return new ApiError(code, mediaTypeRefusal(acceptedMediaTypes(request.routeOptions.schema)))
   if (code !== undefined) return new ApiError(code, MESSAGES[code] ?? error.message)
   // Any other client error Fastify raises carries a safe message and a 4xx status.
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
@@ -67,7 +67,7 @@ export default fp(async function errors (app: FastifyInstance) {
       request.log.error({ err: error }, 'database unavailable')
       return sendError(reply, databaseUnavailable())
     }
-    const apiError = toApiError(error)
+    const apiError = toApiError(error, request)
     if (apiError !== undefined) {
       request.log.info({ code: apiError.code, status: apiError.statusCode }, apiError.message)
       return sendError(reply, apiError)

@@ -1,0 +1,176 @@
+/**
+ * Whatever the document declares is honoured or refused at start: each edit a maintainer
+ * might make that the service could not honour stops the start (and `npm run codegen`),
+ * naming the place; the edits it can honour (a body under merge-patch JSON, parameters
+ * declared on the path item) are honoured.
+ */
+import { execFile } from 'node:child_process'
+import { cp, readdir, symlink, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import t from 'tap'
+import { parse, stringify } from 'yaml'
+import { ApiDocument, apiDocument } from '../../src/contract/document.ts'
+import { documentProblems } from '../../src/contract/start-checks.ts'
+import { AUTH, build, errorBody } from '../helper.ts'
+
+const root = fileURLToPath(new URL('../../', import.meta.url))
+
+/** The service's own document after `change`. */
+function edited (change: (document: any) => void): ApiDocument {
+  const document = parse(apiDocument.yaml, { intAsBigInt: true })
+  change(document)
+  return new ApiDocument(stringify(document), 'spec/openapi.yaml')
+}
+
+const createPetBody = (d: any) => d.paths['/pets'].post.requestBody
+const listPetsParameters = (d: any) => d.paths['/pets'].get.parameters
+
+t.test('the service\'s own document has no problem', async (t) => {
+  t.same(documentProblems(apiDocument), [])
+})
+
+t.test('each declaration the service cannot honour is named, and stops the start', async (t) => {
+  const cases: Array<[string, (document: any) => void, string]> = [
+    ['a body under a media type the service does not read',
+      (d) => { createPetBody(d).content['text/plain'] = { schema: { type: 'string' } } },
+      'createPet: request body media type text/plain is not one the service reads (application/json, application/merge-patch+json)'],
+    ['an optional body',
+      (d) => { createPetBody(d).required = false },
+      'createPet: the request body must be required: true; the service takes no optional bodies'],
+    ['a cookie parameter',
+      (d) => { listPetsParameters(d).push({ name: 'session', in: 'cookie', schema: { type: 'string' } }) },
+      'listPets: cookie parameter session: the service reads parameters in the query, the path and headers only'],
+    ['a parameter style it cannot read',
+      (d) => { listPetsParameters(d).push({ name: 'filter', in: 'query', style: 'deepObject', schema: { type: 'string' } }) },
+      'listPets: query parameter filter: style deepObject, explode undefined cannot be read; only the default (form) is'],
+    ['a list parameter',
+      (d) => { listPetsParameters(d).push({ name: 'tag', in: 'query', schema: { type: 'array', items: { type: 'string' } } }) },
+      'listPets: query parameter tag: type array cannot be read; a parameter is a string, integer, number or boolean'],
+    ['a parameter declared by content rather than a schema',
+      (d) => { listPetsParameters(d).push({ name: 'where', in: 'query', content: { 'application/json': { schema: { type: 'object' } } } }) },
+      'listPets: query parameter where has no schema (`content` is not read for parameters)'],
+    ['allowEmptyValue',
+      (d) => { listPetsParameters(d).push({ name: 'tag', in: 'query', allowEmptyValue: true, schema: { type: 'string' } }) },
+      'listPets: query parameter tag: allowEmptyValue is not honoured; an empty value is judged by the schema'],
+    ['a parameter declared twice',
+      (d) => { listPetsParameters(d).push({ name: 'limit', in: 'query', schema: { type: 'integer' } }) },
+      'listPets: query parameter limit is declared twice'],
+    ['a path parameter that is not in the path',
+      (d) => { listPetsParameters(d).push({ name: 'shelf', in: 'path', required: true, schema: { type: 'string' } }) },
+      'listPets: path parameter shelf is not in the path /pets'],
+    ['a path template without its parameter',
+      (d) => { d.paths['/pets/{petId}'].get.parameters.shift() },
+      'getPet: the path /pets/{petId} names {petId}, which no path parameter declares'],
+    ['a response under a media type the service does not answer',
+      (d) => { d.paths['/pets'].get.responses['200'].content['text/csv'] = { schema: { type: 'string' } } },
+      'listPets: response 200 media type text/csv is not one the service answers (application/json)'],
+    ['an operation with servers of its own',
+      (d) => { d.paths['/pets'].get.servers = [{ url: '/v2' }] },
+      'listPets: servers of its own are not honoured; every operation is served under the first server of the document'],
+    ['callbacks',
+      (d) => { d.paths['/pets'].post.callbacks = { adopted: {} } },
+      'createPet: callbacks are not made by the service'],
+    ['webhooks',
+      (d) => { d.webhooks = { adopted: {} } },
+      'webhooks: the service sends no webhooks'],
+    ['a $ref that does not resolve',
+      (d) => { createPetBody(d).content['application/json'].schema.$ref = '#/components/schemas/NewPett' },
+      '#/paths/~1pets/post/requestBody/content/application~1json/schema: $ref #/components/schemas/NewPett does not resolve (only #/... references inside the document are read)']
+  ]
+  for (const [what, change, problem] of cases) {
+    const document = edited(change)
+    t.same(documentProblems(document), [problem], what)
+    await t.rejects(build(t, { document }), { message: `spec/openapi.yaml declares what the service cannot honour:\n  - ${problem}` }, `${what}: the start stops`)
+  }
+})
+
+t.test('a body declared under JSON and merge-patch JSON is validated under each, and no other type is read', async (t) => {
+  const app = await build(t, {
+    document: edited((d) => {
+      const body = createPetBody(d)
+      body.content['application/merge-patch+json'] = { schema: body.content['application/json'].schema }
+    })
+  })
+  const create = (contentType: string, payload: string) =>
+    app.inject({ method: 'POST', url: '/v1/pets', headers: { ...AUTH, 'content-type': contentType }, payload })
+  for (const contentType of ['application/json', 'application/merge-patch+json', 'application/merge-patch+json; charset=utf-8']) {
+    const lost = await create(contentType, '{"name":"Rex","categoryId":1,"status":"lost"}')
+    t.equal(lost.statusCode, 400, contentType)
+    t.same(lost.json(), errorBody('invalid_request', 'body/status must be one of: available, pending, sold', 400), contentType)
+    const made = await create(contentType, '{"name":"Rex","categoryId":1}')
+    t.equal(made.statusCode, 201, contentType)
+  }
+  const text = await create('text/plain', '{"name":"Rex","categoryId":1}')
+  t.equal(text.statusCode, 400)
+  t.equal(text.headers['content-type'], 'application/json; charset=utf-8')
+  t.same(text.json(), errorBody('unsupported_media_type', 'Content-Type must be application/json or application/merge-patch+json', 400))
+})
+
+t.test('a body declared under merge-patch JSON only refuses plain JSON, and the operations that do not declare it refuse merge-patch', async (t) => {
+  const app = await build(t, {
+    document: edited((d) => {
+      const body = createPetBody(d)
+      body.content = { 'application/merge-patch+json': body.content['application/json'] }
+    })
+  })
+  const json = await app.inject({ method: 'POST', url: '/v1/pets', headers: { ...AUTH, 'content-type': 'application/json' }, payload: '{"name":"Rex","categoryId":1}' })
+  t.equal(json.statusCode, 400)
+  t.same(json.json(), errorBody('unsupported_media_type', 'Content-Type must be application/merge-patch+json', 400))
+  const patch = await app.inject({ method: 'POST', url: '/v1/pets', headers: { ...AUTH, 'content-type': 'application/merge-patch+json' }, payload: '{"name":"Rex","categoryId":1,"status":"lost"}' })
+  t.equal(patch.statusCode, 400)
+  t.same(patch.json(), errorBody('invalid_request', 'body/status must be one of: available, pending, sold', 400))
+
+  const order = await app.inject({ method: 'POST', url: '/v1/store/orders', headers: { ...AUTH, 'content-type': 'application/merge-patch+json' }, payload: '{"petId":1,"quantity":1}' })
+  t.equal(order.statusCode, 400)
+  t.same(order.json(), errorBody('unsupported_media_type', 'Content-Type must be application/json', 400))
+})
+
+t.test('parameters declared on the path item are read like the operation\'s own', async (t) => {
+  const app = await build(t, {
+    document: edited((d) => {
+      const item = d.paths['/pets/{petId}']
+      item.parameters = [item.get.parameters.shift()]
+    })
+  })
+  const res = await app.inject({ url: '/v1/pets/abc', headers: AUTH })
+  t.equal(res.statusCode, 400)
+  t.same(res.json(), errorBody('invalid_request', 'params/petId must be integer', 400))
+})
+
+t.test('an operation without query parameters refuses any query parameter', async (t) => {
+  const app = await build(t)
+  const res = await app.inject({ url: '/v1/pets/1?verbose=1', headers: AUTH })
+  t.equal(res.statusCode, 400)
+  t.equal(res.headers['content-type'], 'application/json; charset=utf-8')
+  t.same(res.json(), errorBody('invalid_request', "querystring must NOT have additional property 'verbose'", 400))
+})
+
+t.test('npm run codegen refuses a document the service could not honour, names the problem, and writes nothing', async (t) => {
+  // A copy of what codegen reads and writes; the sources and packages are the project's own.
+  const copy = t.testdir({ spec: {}, scripts: {}, generated: {}, client: { src: { generated: {} } } })
+  await cp(join(root, 'scripts/codegen.ts'), join(copy, 'scripts/codegen.ts'))
+  await symlink(join(root, 'src'), join(copy, 'src'))
+  await symlink(join(root, 'node_modules'), join(copy, 'node_modules'))
+  const broken = parse(apiDocument.yaml, { intAsBigInt: true })
+  broken.paths['/pets'].post.requestBody.content = { 'text/plain': { schema: { type: 'string' } } }
+  await writeFile(join(copy, 'spec/openapi.yaml'), stringify(broken))
+  const missingId = parse(apiDocument.yaml, { intAsBigInt: true })
+  delete missingId.paths['/pets'].get.operationId
+
+  const codegen = promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/codegen.ts'], { cwd: copy })
+  await t.rejects(codegen, {
+    code: 1,
+    stderr: 'npm run codegen: spec/openapi.yaml declares what the service cannot honour:\n' +
+      '  - createPet: request body media type text/plain is not one the service reads (application/json, application/merge-patch+json)\n'
+  })
+  t.same(await readdir(join(copy, 'generated')), [], 'nothing written')
+
+  await writeFile(join(copy, 'spec/openapi.yaml'), stringify(missingId))
+  await t.rejects(promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/codegen.ts'], { cwd: copy }), {
+    code: 1,
+    stderr: 'npm run codegen: spec/openapi.yaml: GET /pets has no operationId\n'
+  })
+  t.same(await readdir(join(copy, 'generated')), [], 'nothing written')
+})

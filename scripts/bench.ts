@@ -54,7 +54,7 @@ const pets = Number(values.pets)
 const sizes = { small: Number(values.small), large: Number(values.large) }
 
 const KEY = 'bench-key-not-a-secret-000000000'
-// The service as `npm start` runs it: its script's node options, then the built server.
+// The service as `npm start` runs it: its script's node options, then its script (the build in dist/).
 const { script: BUILT_SERVER, nodeArgs: START_OPTIONS } = npmStart()
 const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'))
 

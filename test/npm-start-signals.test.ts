@@ -36,7 +36,7 @@ function alive (pid: number): boolean {
 }
 
 async function npmStart (t: Test, database: string): Promise<{ npm: ChildProcess, output: () => string }> {
-  builtServer()
+  await builtServer()
   // A process group of its own, as a service manager gives it. No rate limit and no
   // event-loop-delay shedding: on a busy test machine their 429s and 503s would only hide
   // whether the drain lost anything.

@@ -1,6 +1,6 @@
 /**
- * Starts a server script (src/server.ts through tsx, the built dist/server.js as
- * `npm start` runs it, or a benchmark peer) as a child process on a free port, and
+ * Starts a server script (src/server.ts through tsx, the build in dist/ as `npm start`
+ * runs it, or a benchmark peer) as a child process on a free port, and
  * resolves once it prints `... on http://HOST:PORT/v1`. Shared by the benchmark, the soak
  * script and the tests that need a real process.
  */
@@ -33,9 +33,10 @@ export interface SpawnOptions {
 const root = new URL('../..', import.meta.url)
 
 /**
- * What `npm start` runs: node's options, and the built server (package.json's start script,
+ * What `npm start` runs: node's options, and its script (package.json's start script,
  * `exec node OPTIONS SCRIPT`; `exec` makes the shell npm starts become node, so the signals
- * npm passes on reach the server).
+ * npm passes on reach the server). The script, scripts/start.js, serves the build in dist/,
+ * rebuilt first when its sources changed.
  */
 export function npmStart (): { nodeArgs: string[], script: string } {
   const start = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')).scripts.start as string

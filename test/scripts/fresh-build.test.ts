@@ -1,0 +1,146 @@
+/**
+ * The build's stamp and the check `npm start` makes with it (scripts/lib/build-stamp.js,
+ * scripts/lib/fresh-build.js), on a small project whose `npm run build` stamps its
+ * sources at once, or fails when told to, and counts its runs. test/scripts/start.test.ts
+ * runs the real start and the real build.
+ */
+import { execFile } from 'node:child_process'
+import { appendFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { promisify } from 'node:util'
+import t, { type Test } from 'tap'
+import { begin, end, hashInputs, STAMP, staleness } from '../../scripts/lib/build-stamp.js'
+import { ensureFreshBuild } from '../../scripts/lib/fresh-build.js'
+import { tempDir } from '../process-helper.ts'
+
+const run = promisify(execFile)
+const root = new URL('../../', import.meta.url)
+const buildStamp = new URL('scripts/lib/build-stamp.js', root).href
+
+/** A project of a document, two sources and a README, with the build tools unless told otherwise. */
+function project (t: Test, { tools = true } = {}) {
+  const dir = join(tempDir(t), 'project')
+  mkdirSync(join(dir, 'src/feature'), { recursive: true })
+  mkdirSync(join(dir, 'spec'))
+  writeFileSync(join(dir, 'spec/openapi.yaml'), 'openapi: 3.1.0\n')
+  writeFileSync(join(dir, 'src/server.ts'), 'export {}\n')
+  writeFileSync(join(dir, 'src/feature/plugin.ts'), 'export {}\n')
+  writeFileSync(join(dir, 'src/README.md'), 'What belongs here.\n')
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'small-service', version: '1.0.0', private: true, scripts: { build: 'node build.mjs' } }))
+  // The build: the stamp's two steps around the work, which here is a line in builds.log.
+  writeFileSync(join(dir, 'build.mjs'), [
+    "import { appendFileSync, existsSync } from 'node:fs'",
+    `import { begin, end } from ${JSON.stringify(buildStamp)}`,
+    "const root = new URL('./', import.meta.url)",
+    'begin(root)',
+    "appendFileSync(new URL('builds.log', root), 'built\\n')",
+    "if (existsSync(new URL('fail', root))) process.exit(3)",
+    'end(root)'
+  ].join('\n'))
+  if (tools) symlinkSync(fileURLToPath(new URL('node_modules', root)), join(dir, 'node_modules'))
+  const url = pathToFileURL(`${dir}/`)
+  const lines: string[] = []
+  return {
+    dir,
+    url,
+    lines,
+    builds: () => readFileSync(join(dir, 'builds.log'), 'utf8').split('\n').length - 1,
+    ensure: () => ensureFreshBuild(url, { log: (line) => lines.push(line) })
+  }
+}
+
+t.test('the stamp: what changed since the build, by contents', async (t) => {
+  const { dir, url } = project(t)
+  t.equal(staleness(url), 'dist/ holds no complete build', 'never built')
+  begin(url)
+  t.equal(staleness(url), 'dist/ holds no complete build', 'a build that has begun and not ended is no build')
+  end(url)
+  t.equal(staleness(url), undefined, 'fresh once it ended')
+  t.same(Object.keys(hashInputs(url)), ['spec/openapi.yaml', 'src/feature/plugin.ts', 'src/server.ts', 'package.json'],
+    'the inputs present, the document first, the README left out')
+
+  writeFileSync(join(dir, 'src/server.ts'), 'export {}\n')
+  writeFileSync(join(dir, 'src/README.md'), 'Something else belongs here.\n')
+  t.equal(staleness(url), undefined, 'the same bytes written again, or a README edited: still fresh')
+
+  writeFileSync(join(dir, 'spec/openapi.yaml'), 'openapi: 3.1.1\n')
+  t.equal(staleness(url), 'dist/ was built from older sources (spec/openapi.yaml changed)')
+  writeFileSync(join(dir, 'migrations.ts'), '')
+  mkdirSync(join(dir, 'migrations'))
+  writeFileSync(join(dir, 'migrations/001_first.ts'), 'export {}\n')
+  t.equal(staleness(url), 'dist/ was built from older sources (spec/openapi.yaml and 1 more file changed)', 'a new file')
+  rmSync(join(dir, 'src/feature'), { recursive: true })
+  t.equal(staleness(url), 'dist/ was built from older sources (spec/openapi.yaml and 2 more files changed)', 'a removed file')
+
+  writeFileSync(join(dir, STAMP), '{"hashes":{}}')
+  t.equal(staleness(url), 'dist/ holds no complete build', 'a stamp of another shape is no stamp')
+})
+
+t.test('npm run build writes the stamp last, and removes it first', async (t) => {
+  await run(process.execPath, ['scripts/lib/build-stamp.js', 'end'], { cwd: root })
+    .then(() => t.fail('end without begin'), (error: { code: number, stderr: string }) => {
+      t.equal(error.code, 1)
+      t.match(error.stderr, 'dist/build-stamp.pending.json is missing: `npm run build` runs `build-stamp.js begin` first')
+    })
+  const usage = await run(process.execPath, ['scripts/lib/build-stamp.js'], { cwd: root }).catch((error: { code: number, stderr: string }) => error)
+  t.same(usage, { ...usage, code: 2, stderr: 'usage: node scripts/lib/build-stamp.js begin|end\n' })
+})
+
+t.test('a stale build is rebuilt once, then taken as it is', async (t) => {
+  const small = project(t)
+  await small.ensure()
+  t.equal(small.builds(), 1)
+  t.same(small.lines, ['dist/ holds no complete build: rebuilding it with `npm run build`'])
+  await small.ensure()
+  t.equal(small.builds(), 1, 'no second build')
+
+  writeFileSync(join(small.dir, 'spec/openapi.yaml'), 'openapi: 3.1.1\n')
+  await small.ensure()
+  t.equal(small.builds(), 2)
+  t.equal(small.lines.at(-1), 'dist/ was built from older sources (spec/openapi.yaml changed): rebuilding it with `npm run build`')
+  t.equal(staleness(small.url), undefined)
+})
+
+t.test('two starts at once: one builds, the other waits for it and builds nothing', async (t) => {
+  const small = project(t)
+  await Promise.all([small.ensure(), small.ensure()])
+  t.equal(small.builds(), 1)
+  t.same(small.lines.toSorted(), [
+    'dist/ holds no complete build: rebuilding it with `npm run build`',
+    `waiting for the rebuild another start is making (process ${process.pid})`
+  ])
+})
+
+t.test('a lock left by a process that died is taken over', async (t) => {
+  const small = project(t)
+  const gone = (await run(process.execPath, ['-p', 'process.pid'])).stdout.trim()
+  mkdirSync(join(small.dir, 'dist'))
+  writeFileSync(join(small.dir, 'dist/.build.lock'), gone)
+  await small.ensure()
+  t.equal(small.builds(), 1)
+  t.same(small.lines, ['dist/ holds no complete build: rebuilding it with `npm run build`'], 'no wait')
+})
+
+t.test('a build that fails stops the start, and leaves no stamp', async (t) => {
+  const small = project(t)
+  await small.ensure()
+  writeFileSync(join(small.dir, 'src/server.ts'), 'export const broken =\n')
+  appendFileSync(join(small.dir, 'fail'), '')
+  await t.rejects(small.ensure(), new Error('dist/ was built from older sources (src/server.ts changed), and `npm run build` failed (exit code 3)'))
+  t.equal(staleness(small.url), 'dist/ holds no complete build', 'the next start tries again')
+})
+
+t.test('without the build tools, a stale build is refused, naming npm run build', async (t) => {
+  const small = project(t, { tools: false })
+  await t.rejects(small.ensure(), new Error(
+    'dist/ holds no complete build; run `npm run build`, which needs the dev dependencies (typescript, tsx, esbuild are not installed)'))
+  t.same(small.lines, [])
+})
+
+t.test('no sources beside dist/ (an installed tarball): nothing to compare, nothing done', async (t) => {
+  const small = project(t, { tools: false })
+  rmSync(join(small.dir, 'src'), { recursive: true })
+  await small.ensure()
+  t.same(small.lines, [])
+})

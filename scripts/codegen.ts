@@ -11,6 +11,7 @@
 import { writeFile } from 'node:fs/promises'
 import openapiTS, { astToString } from 'openapi-typescript'
 import ts from 'typescript'
+import { CLIENT_OPERATIONS, clientOperations } from './lib/client-operations.ts'
 
 const source = new URL('../spec/openapi.yaml', import.meta.url)
 const targets = ['generated/openapi.ts', 'client/src/generated/openapi.ts']
@@ -22,11 +23,14 @@ const INT64 = ts.factory.createUnionTypeNode([
 
 // The document the service would refuse to start with is refused here first, its
 // problems named, before any file is written.
+let operationsTable = ''
 try {
   // Imported here: reading the service's own document at import would throw outside this try.
   const { ApiDocument } = await import('../src/contract/document.ts')
   const { checkDocument } = await import('../src/contract/start-checks.ts')
-  checkDocument(ApiDocument.read(source, 'spec/openapi.yaml'))
+  const document = ApiDocument.read(source, 'spec/openapi.yaml')
+  checkDocument(document)
+  operationsTable = clientOperations(document)
 } catch (error) {
   console.error(`npm run codegen: ${(error as Error).message}`)
   process.exit(1)
@@ -44,3 +48,5 @@ for (const target of targets) {
   await writeFile(new URL(`../${target}`, import.meta.url), header + astToString(ast))
   console.log(`${target} written`)
 }
+await writeFile(new URL(`../${CLIENT_OPERATIONS}`, import.meta.url), operationsTable)
+console.log(`${CLIENT_OPERATIONS} written`)

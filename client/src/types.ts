@@ -4,6 +4,8 @@
  * int64 fields are `number | bigint`: a bigint past 2^53, a number below.
  */
 import type { components, operations } from './generated/openapi.ts'
+import type { OPERATIONS, PageMethods } from './generated/operations.ts'
+import type { MediaType } from './operation.ts'
 import type { Page } from './paging.ts'
 import type { Fetch, RetryOptions } from './retry.ts'
 
@@ -13,13 +15,10 @@ export type Pet = Schemas['Pet']
 export type NewPet = Schemas['NewPet']
 export type PetStatus = Schemas['PetStatus']
 export type Order = Schemas['Order']
-/**
- * An order to place. `quantity` and `complete` have defaults in the document (1 and false),
- * which the generated type marks required, as it is written for answers: here they are optional.
- */
-export type NewOrder = Omit<Schemas['NewOrder'], 'quantity' | 'complete'> & Partial<Pick<Schemas['NewOrder'], 'quantity' | 'complete'>>
-export type ListPetsQuery = NonNullable<operations['listPets']['parameters']['query']>
-export type ListOrdersQuery = NonNullable<operations['listOrders']['parameters']['query']>
+/** An order to place: `quantity` and `complete`, which the document defaults, are optional. */
+export type NewOrder = RequestBody<'placeOrder'>
+export type ListPetsQuery = Query<'listPets'>
+export type ListOrdersQuery = Query<'listOrders'>
 export type Int64 = Pet['id']
 
 export interface PetstoreClientOptions {
@@ -43,23 +42,52 @@ export interface CreateOptions extends CallOptions {
   idempotencyKey?: string
 }
 
-/** One method per operation of the document, named by its operationId. */
-export interface PetstoreClient {
-  /** Every pet, page after page, as the loop asks for them; `limit` is the page size. */
-  listPets: (query?: ListPetsQuery, options?: CallOptions) => AsyncIterable<Pet>
-  /** One page of pets; pass `nextCursor` back as `cursor` for the next. */
-  listPetsPage: (query?: ListPetsQuery, options?: CallOptions) => Promise<Page<Pet>>
-  createPet: (pet: NewPet, options?: CreateOptions) => Promise<Pet>
-  /** @deprecated The service removes getPet on 2030-12-05 (then 410 `gone`): use listPets. */
-  getPet: (petId: Int64, options?: CallOptions) => Promise<Pet>
-  /** Every order, page after page (experimental in the service). */
-  listOrders: (query?: ListOrdersQuery, options?: CallOptions) => AsyncIterable<Order>
-  listOrdersPage: (query?: ListOrdersQuery, options?: CallOptions) => Promise<Page<Order>>
-  /** Places an order (experimental in the service). */
-  placeOrder: (order: NewOrder, options?: CreateOptions) => Promise<Order>
-  /**
-   * Cancels an order (beta in the service). Resolves once the order is gone, including when
-   * an attempt's answer was lost and the retry finds it already cancelled.
-   */
-  cancelOrder: (orderId: Int64, options?: CallOptions) => Promise<void>
+/**
+ * One method per operation of the document, named by its operationId, typed from the
+ * generated table (./generated/operations.ts) and types (./generated/openapi.ts): a new
+ * operation is a new method after `npm run codegen`. Its JSDoc (summary, stability,
+ * `@deprecated`) is the table's, which the mapped type keeps.
+ */
+export type PetstoreClient = {
+  [Id in keyof Table]: Table[Id]['paged'] extends true
+    ? (...args: ListArguments<Id>) => AsyncIterable<Item<Id>>
+    : (...args: Arguments<Id>) => Promise<Answer<Id>>
+} & {
+  [Name in keyof PageMethods]: (...args: ListArguments<PageMethods[Name]>) => Promise<Page<Item<PageMethods[Name]>>>
 }
+
+/*
+ * A method's arguments: the path parameters in the path's order, the body, the query object
+ * (when the operation declares query parameters; optional unless one is required), then the
+ * call options. Its answer: the JSON body of a success, or nothing.
+ */
+type Table = typeof OPERATIONS
+type OperationId = keyof Table
+type Entry<Id extends OperationId> = Table[Id]
+/** Its generated types (the table's keys are those of `operations`: it `satisfies` them). */
+type Types<Id extends OperationId> = operations[Id & keyof operations]
+
+type Values<Names extends readonly string[], Of> = { [I in keyof Names]: Of[Names[I] & keyof Of] }
+type PathArguments<Id extends OperationId> = Values<Entry<Id>['pathParameters'], NonNullable<Types<Id>['parameters']['path']>>
+
+/** The body, less the requirement of the properties the service defaults. */
+type RequestBody<Id extends OperationId> = Entry<Id>['body'] extends MediaType
+  ? Optional<NonNullable<Types<Id>['requestBody']>['content'][Entry<Id>['body']], Entry<Id>['defaulted'][number]>
+  : never
+type Optional<Body, Keys> = [Keys] extends [never] ? Body : Omit<Body, Keys & keyof Body> & Partial<Pick<Body, Keys & keyof Body>>
+type BodyArgument<Id extends OperationId> = Entry<Id>['body'] extends MediaType ? [body: RequestBody<Id>] : []
+
+type Query<Id extends OperationId> = NonNullable<Types<Id>['parameters']['query']>
+type QueryArgument<Id extends OperationId> = { none: [], optional: [query?: Query<Id>], required: [query: Query<Id>] }[Entry<Id>['query']]
+
+type Options<Id extends OperationId> = Entry<Id>['idempotencyKey'] extends true ? CreateOptions : CallOptions
+type Arguments<Id extends OperationId> = [...PathArguments<Id>, ...BodyArgument<Id>, ...QueryArgument<Id>, options?: Options<Id>]
+type ListArguments<Id extends OperationId> = [...PathArguments<Id>, ...QueryArgument<Id>, options?: CallOptions]
+
+type Success<Responses> = {
+  [Status in keyof Responses]: `${Status & (number | string)}` extends `2${string}`
+    ? Responses[Status] extends { content: { 'application/json': infer Body } } ? Body : never
+    : never
+}[keyof Responses]
+type Answer<Id extends OperationId> = Entry<Id>['answer'] extends 'json' ? Success<Types<Id>['responses']> : void
+type Item<Id extends OperationId> = Answer<Id> extends ReadonlyArray<infer Each> ? Each : never

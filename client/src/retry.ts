@@ -3,7 +3,9 @@
  * (and a 409 `idempotency_key_in_use`, whose first request is still running) are tried
  * again, a bounded number of times, after the answer's `Retry-After` or a jittered
  * exponential backoff. Every request this client sends may be repeated: reads are safe,
- * each POST carries an `Idempotency-Key` (see ./client.ts), and a cancel is idempotent.
+ * each POST carries an `Idempotency-Key` (codegen refuses a POST without one), and a PUT, a
+ * merge patch and a DELETE are idempotent (a DELETE retried after it did its work is a 404,
+ * which ./client.ts counts as done).
  * @see https://www.rfc-editor.org/rfc/rfc9110#name-retry-after
  */
 import { retryAfterSeconds } from './errors.ts'

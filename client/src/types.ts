@@ -49,7 +49,7 @@ export interface CreateOptions extends CallOptions {
  * `@deprecated`) is the table's, which the mapped type keeps.
  */
 export type PetstoreClient = {
-  [Id in keyof Table]: Table[Id]['paged'] extends true
+  -readonly [Id in keyof Table]: Table[Id]['paged'] extends true
     ? (...args: ListArguments<Id>) => AsyncIterable<Item<Id>>
     : (...args: Arguments<Id>) => Promise<Answer<Id>>
 } & {

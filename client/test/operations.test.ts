@@ -123,6 +123,7 @@ t.test('the new methods are typed from the document: arguments, answers, and wha
     "const pet: Pet = await client.updatePet(1, { name: 'Rexy' }, { notify: true }, { signal: AbortSignal.timeout(1000) })",
     "await client.updatePet(1, { status: 'sold' })",
     'console.log(order, pet, await client.getPet(1))',
+    'client.getOrder = async () => order // a method may be replaced, as a test double does',
     '// @ts-expect-error: the pet\'s id comes first',
     "await client.updatePet({ name: 'Rexy' })",
     '// @ts-expect-error: not a field of the patch',

@@ -8,7 +8,7 @@
 import { Kysely, PostgresDialect, sql, type Logger } from 'kysely'
 import type pg from 'pg'
 import { DEFAULTS } from '../config/defaults.ts'
-import type { DatabaseVersion } from '../features/response-cache/cache.ts'
+import { watchDataVersion } from './data-version.ts'
 import { groupCommits } from './group-commit.ts'
 import { openPostgresPool } from './postgres.ts'
 import type { Database } from './schema.ts'
@@ -45,19 +45,10 @@ export interface DatabaseOptions {
 }
 
 const pools = new WeakMap<Kysely<Database>, pg.Pool>()
-const versions = new WeakMap<Kysely<Database>, () => DatabaseVersion>()
 
 /** The PostgreSQL connection pool behind a database; undefined for SQLite. */
 export function poolOf (db: Kysely<Database>): pg.Pool | undefined {
   return pools.get(db)
-}
-
-/**
- * How to read a SQLite database's version (see ../features/response-cache/cache.ts); undefined for
- * PostgreSQL, where other instances' commits cannot be seen this cheaply and surely.
- */
-export function versionOf (db: Kysely<Database>): (() => DatabaseVersion) | undefined {
-  return versions.get(db)
 }
 
 /** How long a command-line script's statements may block on a lock: a person waits, no request does. */
@@ -114,10 +105,7 @@ function connectSqlite (options: DatabaseOptions): Kysely<Database> {
     idleCheckpointMs: options.idleCheckpointMs ?? DEFAULTS.database.idleCheckpointMs,
     onQuery: options.onQuery
   })
-  // data_version moves on other connections' commits, total_changes() on this one's changes.
-  const dataVersion = sqlite.prepare('pragma data_version').pluck().safeIntegers(false)
-  const changes = sqlite.prepare('select total_changes()').pluck().safeIntegers(false)
-  versions.set(db, () => [dataVersion.get() as number, changes.get() as number])
+  watchDataVersion(db, sqlite)
   groupCommits(db)
   return db
 }
@@ -127,5 +115,5 @@ function connectSqlite (options: DatabaseOptions): Kysely<Database> {
  * schema just migrated does not live only in the `-wal` file. Nothing on PostgreSQL.
  */
 export async function checkpoint (db: Kysely<Database>): Promise<void> {
-  if (versions.has(db)) await sql`pragma wal_checkpoint(truncate)`.execute(db)
+  if (!pools.has(db)) await sql`pragma wal_checkpoint(truncate)`.execute(db)
 }

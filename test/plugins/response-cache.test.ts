@@ -9,7 +9,8 @@ import SQLite from 'better-sqlite3'
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
 import { encodeCursor } from '../../src/contract/paging.ts'
-import { flat, ResponseCache, type DatabaseVersion } from '../../src/features/response-cache/cache.ts'
+import type { DataVersion } from '../../src/database/data-version.ts'
+import { flat, ResponseCache } from '../../src/features/response-cache/cache.ts'
 import { cacheKeyOf } from '../../src/features/response-cache/key.ts'
 import { AUTH, build, JSON_HEADERS, TEST_DATABASE, testDatabaseUrl } from '../helper.ts'
 import { tempDir } from '../process-helper.ts'
@@ -142,7 +143,7 @@ t.test('RESPONSE_CACHE_MB=0 turns the cache off', async (t) => {
 })
 
 t.test('an answer read before the database moved is not kept', async (t) => {
-  let version: DatabaseVersion = [1, 0]
+  let version: DataVersion = [1, 0]
   const cache = new ResponseCache(() => version, 1 << 20)
   const answer = { body: '[]', etag: '"x"', headers: {} }
   const before = cache.version()

@@ -2,20 +2,17 @@
  * Encoded answers of successful reads, kept by the canonical form of their query
  * (./key.ts), never stale.
  *
- * Freshness is proven, not guessed: every lookup first reads the database's version, and
- * any change since the last lookup empties the cache. On SQLite the version is
- * `PRAGMA data_version` (moves when another connection, in this process or another,
- * commits) with `total_changes()` (moves when this connection changes a row). An answer is
- * only kept under the version read before its query ran; if the version has moved since,
- * the answer may be older than the data, and it is dropped instead.
+ * Freshness is proven, not guessed: every lookup first reads the database's data version
+ * (../../database/data-version.ts: on SQLite, it moves with any commit, whoever makes it),
+ * and any change since the last lookup empties the cache. An answer is only kept under the
+ * version read before its query ran; if the version has moved since, the answer may be
+ * older than the data, and it is dropped instead.
  *
  * Each entry holds the body as sent, its entity tag and the headers its handler set (a
  * page's `Link`), so a hit, and a 304, costs no query, serialization or hashing.
  */
 import { LRUCache } from 'lru-cache'
-
-/** Two numbers that together move whenever any row of the database changes. */
-export type DatabaseVersion = readonly [number, number]
+import type { DataVersion } from '../../database/data-version.ts'
 
 export interface CachedAnswer {
   /**
@@ -59,9 +56,9 @@ export class ResponseCache {
   readonly #seenOnce = new Set<string>()
   readonly #seenOnceMaxBytes: number
   #seenOnceBytes = 0
-  #version: DatabaseVersion | undefined
+  #version: DataVersion | undefined
 
-  constructor (private readonly readVersion: () => DatabaseVersion, maxBytes: number) {
+  constructor (private readonly readVersion: () => DataVersion, maxBytes: number) {
     this.#seenOnceMaxBytes = Math.floor(maxBytes * SEEN_ONCE_SHARE)
     this.#entries = new LRUCache({
       maxSize: maxBytes,
@@ -73,7 +70,7 @@ export class ResponseCache {
    * The database's version now, emptying the cache if it moved. The same object comes back
    * while it stands still, so `keep` can tell whether it moved in between.
    */
-  version (): DatabaseVersion {
+  version (): DataVersion {
     const now = this.readVersion()
     const last = this.#version
     if (last === undefined || now[0] !== last[0] || now[1] !== last[1]) {
@@ -111,7 +108,7 @@ export class ResponseCache {
   }
 
   /** Keeps an answer read at `version`, unless the database has moved since. */
-  keep (key: string, version: DatabaseVersion, answer: CachedAnswer): void {
+  keep (key: string, version: DataVersion, answer: CachedAnswer): void {
     if (version === this.version()) this.#entries.set(flat(key), answer)
   }
 

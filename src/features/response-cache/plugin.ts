@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { versionOf } from '../../database/connect.ts'
+import { dataVersionOf } from '../../database/data-version.ts'
 import { ResponseCache } from './cache.ts'
 
 declare module 'fastify' {
@@ -15,6 +15,6 @@ declare module 'fastify' {
 }
 
 export default fp(async function responseCache (app: FastifyInstance, options: { maxBytes: number }) {
-  const readVersion = versionOf(app.db)
+  const readVersion = dataVersionOf(app.db)
   app.decorate('responseCache', readVersion === undefined || options.maxBytes === 0 ? undefined : new ResponseCache(readVersion, options.maxBytes))
 }, { name: 'response-cache', dependencies: ['database'] })

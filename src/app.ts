@@ -14,6 +14,7 @@ import apiKeys from './features/api-keys/plugin.ts'
 import auth from './features/api-keys/auth.ts'
 import database from './database/plugin.ts'
 import idempotency from './features/idempotency/plugin.ts'
+import { idempotentCreates } from './features/idempotency/idempotent.ts'
 import metrics from './features/metrics/plugin.ts'
 import docs from './features/docs/plugin.ts'
 import errors, { sendError } from './http/error-handler.ts'
@@ -23,6 +24,7 @@ import redis from './features/rate-limit/redis.ts'
 import requestIds from './http/request-id-plugin.ts'
 import requireHost from './http/require-host.ts'
 import responseCache from './features/response-cache/plugin.ts'
+import { cachedReads } from './features/response-cache/cached.ts'
 import security, { API_SECURITY_HEADERS } from './http/security-headers.ts'
 import specRoutes, { type SpecRoutesOptions } from './contract/wiring.ts'
 import validation from './contract/validation.ts'
@@ -125,7 +127,9 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
       document,
       handlers: options.handlers ?? handlers,
       now: options.now ?? (() => new Date()),
-      responseTimeoutMs: timeouts.responseMs
+      responseTimeoutMs: timeouts.responseMs,
+      // A create's transaction waits on the database with it; a cache hit waits on nothing.
+      wrappers: { insideDeadline: [idempotentCreates], outsideDeadline: [cachedReads] }
     })
   } catch (error) {
     // Whatever started (the database, timers) stops with the failed start.

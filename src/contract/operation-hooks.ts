@@ -89,7 +89,7 @@ export function operationHooks (op: Operation, prefix: string, now: Clock): Oper
       if (reply.statusCode >= 400) return payload
       reply.header('cache-control', cacheControl)
       if (!revalidates || reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) return payload
-      // A cached answer comes with its tag (./wiring.ts).
+      // A cached answer comes with its tag (a wrapper set it: ./wrapper.ts).
       const kept = reply.getHeader('etag')
       const tag = typeof kept === 'string' ? kept : entityTag(payload)
       reply.header('etag', tag)

@@ -1,6 +1,6 @@
 /**
  * Safe retries (the IETF Idempotency-Key draft, as Stripe does it), as the `idempotency`
- * decorator that ../../contract/wiring.ts wraps around every operation declaring the
+ * decorator that ./idempotent.ts puts around every operation declaring the
  * `Idempotency-Key` header.
  *
  * The first answer to a key is kept 24 hours, scoped to the calling API key, written in the

@@ -1,0 +1,47 @@
+/**
+ * The response cache (./cache.ts) around reads, as a wrapper the wiring applies around the
+ * deadline (../../contract/wrapper.ts): a hit waits on nothing, so a stalled database
+ * leaves it served. Only where the database allows a cache (./plugin.ts).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { parameterNames, type HandlerWrapper } from '../../contract/wrapper.ts'
+import { entityTag } from '../../http/conditional.ts'
+import { JSON_MEDIA_TYPE } from '../../http/media-type.ts'
+import { flat } from './cache.ts'
+import { cacheKeyOf } from './key.ts'
+
+/**
+ * The handler of a read, through the response cache: a kept answer is sent as it was,
+ * headers and entity tag included (the ETag hook then has nothing to compute); otherwise
+ * the handler runs and its 200 is kept (from the key's second request on: see
+ * ResponseCache.admits), keyed by the operation and its validated parameters, which is
+ * all a read depends on (the key check and validation have run before, on every request).
+ */
+export const cachedReads: HandlerWrapper = (app, operation, handler) => {
+  const cache = app.responseCache
+  if (operation.method !== 'GET' || cache === undefined) return handler
+  const keyOf = cacheKeyOf(operation.operationId, parameterNames(operation, 'params'), parameterNames(operation, 'querystring'))
+  return async function cachedHandler (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
+    const version = cache.version()
+    const key = keyOf(request.params, request.query)
+    const hit = cache.get(key)
+    if (hit !== undefined) {
+      reply.headers(hit.headers).header('etag', hit.etag)
+      return hit.body
+    }
+    if (!cache.admits(key)) return handler.call(this, request, reply)
+    const before = new Set(Object.keys(reply.getHeaders()))
+    const payload = await handler.call(this, request, reply)
+    if (reply.statusCode !== 200) return payload
+    // Serialized here as Fastify would: text as it is, anything else by the route's schema.
+    const text = typeof payload === 'string' || Buffer.isBuffer(payload)
+    const body = flat(text ? String(payload) : reply.serialize(payload) as string)
+    if (!reply.hasHeader('content-type')) reply.type(text ? 'text/plain; charset=utf-8' : JSON_MEDIA_TYPE)
+    const etag = entityTag(body)
+    const headers = Object.fromEntries(Object.entries(reply.getHeaders())
+      .filter(([name]) => !before.has(name)).map(([name, value]) => [name, String(value)]))
+    cache.keep(key, version, { body, etag, headers })
+    reply.header('etag', etag)
+    return body
+  }
+}

@@ -1,6 +1,6 @@
 /**
  * Rate limits (rate-limiter-flexible), as the `rateLimits` decorator that the API scope's
- * guard asks in turn (../../contract/wiring.ts):
+ * guard asks in turn (../../contract/guard.ts):
  * - every request with a valid API key counts against that key (RATE_LIMIT_MAX a minute;
  *   0 is no limit), whatever address it comes from, and never against its address;
  * - every failed key check, and every request to an operation that needs no key, counts

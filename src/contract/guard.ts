@@ -1,0 +1,36 @@
+/**
+ * The guard of the API scope: what every request under the prefix, known path or not,
+ * meets before anything else about it. An address over its allowance is refused before its
+ * key is even looked at; then the key is checked (unless the operation is public), a
+ * failure counting against the address, a success against the key.
+ *
+ * The rate limits and the key check are the `rateLimits` and `auth` decorators, asked by
+ * their declared types: the guard decides the order, they decide the answers.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { ApiDocument } from './document.ts'
+import { needsBearerKey } from './operation-security.ts'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set on routes anyone may call (an operation whose `security` is empty). */
+    public?: boolean
+  }
+}
+
+/** The `onRequest` hook of the API scope. */
+export function guard (app: FastifyInstance, document: ApiDocument) {
+  // Unknown paths and 405s follow the document-wide `security`; each operation its own.
+  const openByDefault = !needsBearerKey(document, undefined)
+  return async function guard (request: FastifyRequest, reply: FastifyReply) {
+    const { auth, rateLimits } = app
+    await rateLimits.refuseBlockedAddress(request, reply)
+    if (request.routeOptions.config.public ?? openByDefault) return rateLimits.countAddress(request, reply)
+    const refusal = await auth.check(request, reply)
+    if (refusal !== undefined) {
+      await rateLimits.countAddress(request, reply)
+      throw refusal
+    }
+    await rateLimits.countKey(request, reply, auth.keyHash(request)!)
+  }
+}

@@ -7,7 +7,7 @@ import { statSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { loadConfig } from '../src/config/config.ts'
-import { describeDatabase, isPostgresUrl, sqlitePath } from '../src/database/connect.ts'
+import { describeDatabase, isPostgresUrl, sqlitePath } from '../src/database/url.ts'
 import { backupSqlite } from './lib/sqlite-backup.ts'
 
 const USAGE = 'usage: npm run backup -- FILE [--force]'

@@ -4,7 +4,7 @@
  * and how a database is named in it.
  */
 import t from 'tap'
-import { describeDatabase } from '../src/database/connect.ts'
+import { describeDatabase } from '../src/database/url.ts'
 import { startFailure } from '../src/config/start-failure.ts'
 
 const listenError = (code: string) => Object.assign(new Error(`listen ${code}`), { code, syscall: 'listen', address: '10.1.2.3', port: 80 })

@@ -13,6 +13,7 @@ import { groupCommits } from './group-commit.ts'
 import { openPostgresPool } from './postgres.ts'
 import type { Database } from './schema.ts'
 import { openSqlite } from './sqlite.ts'
+import { isPostgresUrl, sqlitePath } from './url.ts'
 
 export interface DatabaseOptions {
   /** A SQLite file path, `sqlite:PATH` or `:memory:`; or `postgres://...`. */
@@ -53,28 +54,6 @@ export function poolOf (db: Kysely<Database>): pg.Pool | undefined {
 
 /** How long a command-line script's statements may block on a lock: a person waits, no request does. */
 export const SCRIPT_BLOCKING_WAIT_MS = 5000
-
-export const isPostgresUrl = (url: string) => /^postgres(ql)?:\/\//i.test(url)
-
-/** The file (or `:memory:`) a SQLite URL names: the URL itself, less any `sqlite:`. */
-export const sqlitePath = (url: string) => url.replace(/^sqlite:/, '')
-
-/**
- * The database a URL names, for messages: a SQLite path, or a PostgreSQL URL without its
- * credentials (user, password, and the query, which may carry a password too).
- */
-export function describeDatabase (url: string): string {
-  if (!isPostgresUrl(url)) return sqlitePath(url)
-  try {
-    const parsed = new URL(url)
-    parsed.username = ''
-    parsed.password = ''
-    parsed.search = ''
-    return parsed.href
-  } catch {
-    return 'the PostgreSQL database'
-  }
-}
 
 export async function connect (options: DatabaseOptions): Promise<Kysely<Database>> {
   return isPostgresUrl(options.url) ? await connectPostgres(options) : connectSqlite(options)

@@ -4,7 +4,8 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Kysely } from 'kysely'
-import { checkpoint, connect, describeDatabase, poolOf, type DatabaseOptions } from './connect.ts'
+import { checkpoint, connect, poolOf, type DatabaseOptions } from './connect.ts'
+import { describeDatabase } from './url.ts'
 import { migrateToLatest } from './migrate.ts'
 import type { Database } from './schema.ts'
 

@@ -9,7 +9,7 @@
 import { chmod, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
-import { isPostgresUrl, sqlitePath } from '../../database/connect.ts'
+import { isPostgresUrl, sqlitePath } from '../../database/url.ts'
 import { createApiKey } from './repository.ts'
 
 /** Makes and returns a key when none is configured; undefined otherwise. */

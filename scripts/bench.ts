@@ -28,6 +28,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { loadConfig } from '../src/config/config.ts'
 import { connect } from '../src/database/connect.ts'
 import { migrateToLatest } from '../src/database/migrate.ts'
 import { measure, median, type Result, type Scenario } from './bench/measure.ts'
@@ -73,7 +74,8 @@ const SERVICE_ENV = { PETSTORE_API_KEYS: KEY, RATE_LIMIT_MAX: '1000000000' }
 /** The service's database, migrated and seeded before it starts, as a deployment's would be. */
 async function serviceDatabase (name: string, count: number): Promise<string> {
   const file = join(dir, `${name}.db`)
-  const db = await connect({ url: file })
+  // The default settings, whatever this shell's environment says: the file is the bench's own.
+  const db = await connect({ ...loadConfig({}).database, url: file })
   await migrateToLatest(db)
   await db.destroy()
   seedPets(file, count)

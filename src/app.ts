@@ -4,7 +4,7 @@
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { clientErrorHandler } from './http/parser-errors.ts'
-import type { DatabaseOptions } from './database/connect.ts'
+import type { DatabaseSettings } from './database/connect.ts'
 import { DEFAULTS } from './config/defaults.ts'
 import { ApiError } from './http/error-codes.ts'
 import { apiDocument, type ApiDocument } from './contract/document.ts'
@@ -34,7 +34,8 @@ import health from './features/health/routes.ts'
 import { handlers } from './features/handlers.ts'
 
 export interface AppOptions {
-  database: DatabaseOptions
+  /** The URL, and whichever settings differ from their defaults (./config/defaults.ts). */
+  database: Pick<DatabaseSettings, 'url'> & Partial<DatabaseSettings>
   /** Keys accepted besides those in the database. */
   apiKeys?: readonly string[]
   /** Largest accepted request body, in bytes. Every default is in ./config/defaults.ts. */
@@ -112,7 +113,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     await app.register(security)
     await app.register(requireHost)
     await app.register(validation)
-    await app.register(database, { sqliteSynchronous: DEFAULTS.sqliteSynchronous, poolSize: DEFAULTS.poolSize, ...options.database })
+    await app.register(database, { ...DEFAULTS.database, ...options.database })
     await app.register(responseCache, { maxBytes: options.responseCacheBytes ?? DEFAULTS.responseCacheBytes })
     await app.register(apiKeys, { environmentKeys: options.apiKeys ?? [], syncIntervalMs: options.keySyncIntervalMs ?? DEFAULTS.keySyncIntervalMs })
     await app.register(auth)

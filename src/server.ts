@@ -56,7 +56,7 @@ if (config.metricsPort !== undefined) {
   metricsServer = await startMetricsServer(app.prometheus!.registry, {
     port: config.metricsPort,
     host: config.metricsHost,
-    timeouts: { headersMs: config.timeouts.headersMs, requestMs: config.timeouts.requestMs }
+    timeouts: { headersMs: config.timeouts.headersMs, requestMs: config.timeouts.requestMs, keepAliveMs: config.metricsKeepAliveMs }
   }).catch(cannotStart('METRICS_PORT'))
   app.log.info({ metricsUrl: metricsServer.url }, `Prometheus metrics on ${metricsServer.url}`)
 }

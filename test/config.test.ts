@@ -15,7 +15,9 @@ t.test('defaults', async (t) => {
       statementTimeoutMs: 5000,
       idleInTransactionTimeoutMs: 10_000,
       keepAliveDelayMs: 10_000,
-      lockTimeoutMs: 1000
+      lockTimeoutMs: 1000,
+      blockingWaitMs: 0,
+      idleCheckpointMs: 10_000
     },
     apiKeys: [],
     log: { level: 'info', format: 'auto' },
@@ -27,7 +29,8 @@ t.test('defaults', async (t) => {
     timeouts: { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 72_000, connectionMs: 120_000, shutdownGraceMs: 10_000, responseMs: 6000 },
     pressure: { maxEventLoopDelayMs: 200, maxEventLoopUtilization: 0, maxHeapUsedBytes: 0 },
     responseCacheBytes: 4 * 1024 * 1024,
-    metricsHost: '127.0.0.1'
+    metricsHost: '127.0.0.1',
+    metricsKeepAliveMs: 5000
   })
 })
 
@@ -91,7 +94,9 @@ t.test('values from the environment', async (t) => {
       statementTimeoutMs: 4000,
       idleInTransactionTimeoutMs: 8000,
       keepAliveDelayMs: 30_000,
-      lockTimeoutMs: 250
+      lockTimeoutMs: 250,
+      blockingWaitMs: 0,
+      idleCheckpointMs: 10_000
     },
     apiKeys: ['first-key-0123456789', 'second-key-0123456789'],
     log: { level: 'warn', format: 'json' },
@@ -103,7 +108,8 @@ t.test('values from the environment', async (t) => {
     timeouts: { requestMs: 5000, headersMs: 2000, keepAliveMs: 65_000, connectionMs: 60_000, shutdownGraceMs: 3000, responseMs: 5000 },
     pressure: { maxEventLoopDelayMs: 0, maxEventLoopUtilization: 0.95, maxHeapUsedBytes: 1_000_000_000 },
     responseCacheBytes: 512 * 1024,
-    metricsHost: '10.0.0.5'
+    metricsHost: '10.0.0.5',
+    metricsKeepAliveMs: 5000
   })
 
   t.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true)

@@ -8,10 +8,13 @@ import { Registry } from 'prom-client'
 import t, { type Test } from 'tap'
 import { until } from './helper.ts'
 import { tryConnect } from './process-helper.ts'
+import { DEFAULTS } from '../src/config/defaults.ts'
 import { startMetricsServer, type MetricsServerOptions } from '../src/features/metrics/server.ts'
 
-async function listener (t: Test, timeouts: MetricsServerOptions['timeouts'] = {}) {
-  const metrics = await startMetricsServer(new Registry(), { port: 0, host: '127.0.0.1', timeouts })
+const DEFAULT_TIMEOUTS = { headersMs: DEFAULTS.timeouts.headersMs, requestMs: DEFAULTS.timeouts.requestMs, keepAliveMs: DEFAULTS.metricsKeepAliveMs }
+
+async function listener (t: Test, timeouts: Partial<MetricsServerOptions['timeouts']> = {}) {
+  const metrics = await startMetricsServer(new Registry(), { port: 0, host: '127.0.0.1', timeouts: { ...DEFAULT_TIMEOUTS, ...timeouts } })
   t.teardown(() => metrics.close())
   return { ...metrics, port: Number(new URL(metrics.url).port) }
 }
@@ -50,7 +53,7 @@ t.test('an idle connection ends after keepAliveMs', async (t) => {
 })
 
 t.test('close() ends idle and unfinished connections and stops listening', async (t) => {
-  const metrics = await startMetricsServer(new Registry(), { port: 0, host: '127.0.0.1' })
+  const metrics = await startMetricsServer(new Registry(), { port: 0, host: '127.0.0.1', timeouts: DEFAULT_TIMEOUTS })
   const port = Number(new URL(metrics.url).port)
   const idle = await client(port, SCRAPE)
   await until(() => idle.received.startsWith('HTTP/1.1 200 OK\r\n'), 'the scrape to be answered')

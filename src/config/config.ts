@@ -53,8 +53,8 @@ const schema: JSONSchemaType<Env> = {
     LOG_LEVEL: { type: 'string', enum: [...LOG_LEVELS], default: DEFAULTS.logLevel },
     LOG_FORMAT: { type: 'string', enum: ['auto', 'json', 'pretty'], default: DEFAULTS.logFormat },
     BODY_LIMIT: { type: 'integer', minimum: 1, maximum: 10 * 1024 * 1024, default: DEFAULTS.bodyLimit },
-    SQLITE_SYNCHRONOUS: { type: 'string', enum: ['FULL', 'NORMAL'], default: DEFAULTS.sqliteSynchronous },
-    DATABASE_POOL_SIZE: { type: 'integer', minimum: 1, maximum: 1000, default: DEFAULTS.poolSize },
+    SQLITE_SYNCHRONOUS: { type: 'string', enum: ['FULL', 'NORMAL'], default: DEFAULTS.database.sqliteSynchronous },
+    DATABASE_POOL_SIZE: { type: 'integer', minimum: 1, maximum: 1000, default: DEFAULTS.database.poolSize },
     DATABASE_CONNECT_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 600_000, default: DEFAULTS.database.connectTimeoutMs },
     DATABASE_STATEMENT_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 600_000, default: DEFAULTS.database.statementTimeoutMs },
     DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 3_600_000, default: DEFAULTS.database.idleInTransactionTimeoutMs },
@@ -92,6 +92,10 @@ export interface Config {
     idleInTransactionTimeoutMs: number
     keepAliveDelayMs: number
     lockTimeoutMs: number
+    /** Not from the environment: 0, the service never blocks on a lock; a script sets its own. */
+    blockingWaitMs: number
+    /** Not from the environment: how often SQLite's WAL is considered for a checkpoint. */
+    idleCheckpointMs: number
   }
   responseCacheBytes: number
   apiKeys: string[]
@@ -113,6 +117,8 @@ export interface Config {
   /** Where Prometheus metrics are served, on a listener of their own; undefined: off. */
   metricsPort: number | undefined
   metricsHost: string
+  /** Not from the environment: how long the metrics listener keeps an idle connection. */
+  metricsKeepAliveMs: number
 }
 
 // Shorter keys are guessable; the service's own keys are 47 characters.
@@ -157,7 +163,9 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
       statementTimeoutMs: parsed.DATABASE_STATEMENT_TIMEOUT_MS,
       idleInTransactionTimeoutMs: parsed.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
       keepAliveDelayMs: parsed.DATABASE_KEEPALIVE_MS,
-      lockTimeoutMs: parsed.SQLITE_LOCK_TIMEOUT_MS
+      lockTimeoutMs: parsed.SQLITE_LOCK_TIMEOUT_MS,
+      blockingWaitMs: DEFAULTS.database.blockingWaitMs,
+      idleCheckpointMs: DEFAULTS.database.idleCheckpointMs
     },
     apiKeys,
     log: { level: parsed.LOG_LEVEL, format: parsed.LOG_FORMAT },
@@ -181,6 +189,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     },
     metricsPort: parsed.METRICS_PORT,
     metricsHost: parsed.METRICS_HOST,
+    metricsKeepAliveMs: DEFAULTS.metricsKeepAliveMs,
     responseCacheBytes: Math.round(parsed.RESPONSE_CACHE_MB * 2 ** 20)
   }
 }

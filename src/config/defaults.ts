@@ -7,20 +7,31 @@ export const DEFAULTS = {
   port: 3000,
   host: '127.0.0.1',
   databaseUrl: './data/petstore.db',
-  /** FULL: every acknowledged commit survives power loss. */
-  sqliteSynchronous: 'FULL',
-  /** PostgreSQL connections per instance. */
-  poolSize: 10,
   /**
-   * How long the database may take before a request is answered 503 instead. PostgreSQL:
-   * connecting (or waiting for a pooled connection), one statement (the server cancels it;
-   * the client gives up a second later, for a server that does not answer at all), a
-   * session idle inside a transaction (the server ends it, releasing its locks), and the
-   * delay before TCP keepalive probes an idle connection. SQLite: a write waiting on a lock
-   * another process holds, without blocking the event loop; and how often SQLite's WAL is
-   * checked, to be checkpointed into the main file once writes have paused that long.
+   * The database, but for its URL. sqliteSynchronous FULL: every acknowledged commit
+   * survives power loss. poolSize: PostgreSQL connections per instance.
+   *
+   * Then how long the database may take before a request is answered 503 instead.
+   * PostgreSQL: connecting (or waiting for a pooled connection), one statement (the server
+   * cancels it; the client gives up a second later, for a server that does not answer at
+   * all), a session idle inside a transaction (the server ends it, releasing its locks),
+   * and the delay before TCP keepalive probes an idle connection. SQLite: a write waiting on
+   * a lock another process holds, without blocking the event loop; a statement blocking the
+   * thread on a lock, never in the service (command-line scripts may wait); and how often
+   * SQLite's WAL is checked, to be checkpointed into the main file once writes have paused
+   * that long.
    */
-  database: { connectTimeoutMs: 2000, statementTimeoutMs: 5000, idleInTransactionTimeoutMs: 10_000, keepAliveDelayMs: 10_000, lockTimeoutMs: 1000, idleCheckpointMs: 10_000 },
+  database: {
+    sqliteSynchronous: 'FULL',
+    poolSize: 10,
+    connectTimeoutMs: 2000,
+    statementTimeoutMs: 5000,
+    idleInTransactionTimeoutMs: 10_000,
+    keepAliveDelayMs: 10_000,
+    lockTimeoutMs: 1000,
+    blockingWaitMs: 0,
+    idleCheckpointMs: 10_000
+  },
   /** A Redis command slower than this counts as Redis failing (rate limits then count in memory). */
   redisCommandTimeoutMs: 200,
   /** The metrics listener's address: not HOST, so a public API never exposes its metrics. */

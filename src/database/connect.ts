@@ -7,7 +7,6 @@
  */
 import { Kysely, PostgresDialect, sql, type Logger } from 'kysely'
 import type pg from 'pg'
-import { DEFAULTS } from '../config/defaults.ts'
 import { watchDataVersion } from './data-version.ts'
 import { groupCommits } from './group-commit.ts'
 import { openPostgresPool } from './postgres.ts'
@@ -15,30 +14,37 @@ import type { Database } from './schema.ts'
 import { openSqlite } from './sqlite.ts'
 import { isPostgresUrl, sqlitePath } from './url.ts'
 
-export interface DatabaseOptions {
+/**
+ * What a database is opened with, every setting given: the defaults are applied before,
+ * once (../config/defaults.ts, read by the environment schema and by buildApp).
+ */
+export interface DatabaseSettings {
   /** A SQLite file path, `sqlite:PATH` or `:memory:`; or `postgres://...`. */
   url: string
   /** SQLite `synchronous` pragma; FULL makes every acknowledged commit survive power loss. */
-  sqliteSynchronous?: 'FULL' | 'NORMAL'
+  sqliteSynchronous: 'FULL' | 'NORMAL'
   /** PostgreSQL connections per instance. */
-  poolSize?: number
-  /** PostgreSQL: connecting, or waiting for a pooled connection. Defaults in ../config/defaults.ts. */
-  connectTimeoutMs?: number
+  poolSize: number
+  /** PostgreSQL: connecting, or waiting for a pooled connection. */
+  connectTimeoutMs: number
   /** PostgreSQL: one statement, cancelled by the server past it. */
-  statementTimeoutMs?: number
+  statementTimeoutMs: number
   /** PostgreSQL: a session idle inside a transaction is ended by the server past it. */
-  idleInTransactionTimeoutMs?: number
+  idleInTransactionTimeoutMs: number
   /** PostgreSQL: idle time before TCP keepalive probes a connection. */
-  keepAliveDelayMs?: number
+  keepAliveDelayMs: number
   /** SQLite: how long a write waits, on timers, for a lock another process holds. */
-  lockTimeoutMs?: number
+  lockTimeoutMs: number
   /**
-   * SQLite: how long any statement may block the thread waiting on a lock. 0 (the default)
-   * for the service, which must never block; command-line scripts may wait.
+   * SQLite: how long any statement may block the thread waiting on a lock. 0 for the
+   * service, which must never block; command-line scripts may wait.
    */
-  blockingWaitMs?: number
+  blockingWaitMs: number
   /** SQLite: how often the WAL is checked, and checkpointed once writes have paused a whole interval. */
-  idleCheckpointMs?: number
+  idleCheckpointMs: number
+}
+
+export interface DatabaseOptions extends DatabaseSettings {
   /** Told when an idle PostgreSQL connection fails (the server restarted, say). */
   onConnectionError?: (error: Error) => void
   /** Told of every query and its duration (metrics). */
@@ -60,14 +66,13 @@ export async function connect (options: DatabaseOptions): Promise<Kysely<Databas
 }
 
 async function connectPostgres (options: DatabaseOptions): Promise<Kysely<Database>> {
-  const defaults = DEFAULTS.database
   const { pool, guarded } = await openPostgresPool({
     url: options.url,
-    poolSize: options.poolSize ?? DEFAULTS.poolSize,
-    connectTimeoutMs: options.connectTimeoutMs ?? defaults.connectTimeoutMs,
-    statementTimeoutMs: options.statementTimeoutMs ?? defaults.statementTimeoutMs,
-    idleInTransactionTimeoutMs: options.idleInTransactionTimeoutMs ?? defaults.idleInTransactionTimeoutMs,
-    keepAliveDelayMs: options.keepAliveDelayMs ?? defaults.keepAliveDelayMs,
+    poolSize: options.poolSize,
+    connectTimeoutMs: options.connectTimeoutMs,
+    statementTimeoutMs: options.statementTimeoutMs,
+    idleInTransactionTimeoutMs: options.idleInTransactionTimeoutMs,
+    keepAliveDelayMs: options.keepAliveDelayMs,
     onConnectionError: (error) => options.onConnectionError?.(error)
   })
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guarded }), log: options.onQuery })
@@ -78,10 +83,10 @@ async function connectPostgres (options: DatabaseOptions): Promise<Kysely<Databa
 function connectSqlite (options: DatabaseOptions): Kysely<Database> {
   const { db, sqlite } = openSqlite({
     path: sqlitePath(options.url),
-    synchronous: options.sqliteSynchronous ?? DEFAULTS.sqliteSynchronous,
-    lockTimeoutMs: options.lockTimeoutMs ?? DEFAULTS.database.lockTimeoutMs,
-    blockingWaitMs: options.blockingWaitMs ?? 0,
-    idleCheckpointMs: options.idleCheckpointMs ?? DEFAULTS.database.idleCheckpointMs,
+    synchronous: options.sqliteSynchronous,
+    lockTimeoutMs: options.lockTimeoutMs,
+    blockingWaitMs: options.blockingWaitMs,
+    idleCheckpointMs: options.idleCheckpointMs,
     onQuery: options.onQuery
   })
   watchDataVersion(db, sqlite)

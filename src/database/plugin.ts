@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Kysely } from 'kysely'
-import { checkpoint, connect, poolOf, type DatabaseOptions } from './connect.ts'
+import { checkpoint, connect, poolOf, type DatabaseSettings } from './connect.ts'
 import { describeDatabase } from './url.ts'
 import { migrateToLatest } from './migrate.ts'
 import type { Database } from './schema.ts'
@@ -20,7 +20,7 @@ function cannotOpen (url: string, error: unknown): Error {
   return new Error(`the database ${describeDatabase(url)} could not be opened: ${(error as Error).message}`, { cause: error })
 }
 
-export default fp(async function database (app: FastifyInstance, options: DatabaseOptions) {
+export default fp(async function database (app: FastifyInstance, options: DatabaseSettings) {
   const db = await connect({
     ...options,
     onConnectionError: (error) => app.log.warn({ err: error }, 'database connection lost'),

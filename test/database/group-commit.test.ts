@@ -4,6 +4,7 @@
  */
 import { sql, type Kysely } from 'kysely'
 import t from 'tap'
+import { DEFAULTS } from '../../src/config/defaults.ts'
 import { connect } from '../../src/database/connect.ts'
 import { write } from '../../src/database/group-commit.ts'
 import { migrateToLatest } from '../../src/database/migrate.ts'
@@ -16,7 +17,7 @@ const sqlite = TEST_DATABASE === 'sqlite'
 
 async function database (t: Parameters<typeof testDatabaseUrl>[0]): Promise<{ db: Kysely<Database>, statements: string[] }> {
   const statements: string[] = []
-  const db = await connect({ url: await testDatabaseUrl(t), onQuery: (event) => { statements.push(event.query.sql.toLowerCase()) } })
+  const db = await connect({ ...DEFAULTS.database, url: await testDatabaseUrl(t), onQuery: (event) => { statements.push(event.query.sql.toLowerCase()) } })
   t.teardown(() => db.destroy())
   await migrateToLatest(db)
   statements.length = 0

@@ -5,6 +5,7 @@
 import { readdirSync } from 'node:fs'
 import { NO_MIGRATIONS, sql } from 'kysely'
 import t from 'tap'
+import { DEFAULTS } from '../../src/config/defaults.ts'
 import { connect } from '../../src/database/connect.ts'
 import { MIGRATIONS, migrateToLatest, migrator } from '../../src/database/migrate.ts'
 import { testDatabaseUrl } from '../helper.ts'
@@ -15,7 +16,7 @@ t.test('the service applies every file of migrations/, and only those', async (t
 })
 
 t.test('every migration goes down and up again', async (t) => {
-  const db = await connect({ url: await testDatabaseUrl(t) })
+  const db = await connect({ ...DEFAULTS.database, url: await testDatabaseUrl(t) })
   t.teardown(() => db.destroy())
   const applied = await migrateToLatest(db)
   t.ok(applied.length >= 4)
@@ -28,7 +29,7 @@ t.test('every migration goes down and up again', async (t) => {
 })
 
 t.test('a migration that fails is named, with its cause', async (t) => {
-  const db = await connect({ url: await testDatabaseUrl(t) })
+  const db = await connect({ ...DEFAULTS.database, url: await testDatabaseUrl(t) })
   t.teardown(() => db.destroy())
   // A table made by hand, in the way of the first migration.
   await sql`create table pets (id integer)`.execute(db)

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import t from 'tap'
 import { buildApp } from '../../src/app.ts'
+import { DEFAULTS } from '../../src/config/defaults.ts'
 import { connect } from '../../src/database/connect.ts'
 import { until } from '../helper.ts'
 import { runScript, tempDir } from '../process-helper.ts'
@@ -81,7 +82,7 @@ t.test('key names with control or invisible characters are refused, and never pr
     t.equal(refused?.stderr, 'keys: a key name is 1 to 100 characters, with no control or invisible formatting characters\n')
   }
   // A name stored before the rule, or by another tool, is escaped when shown.
-  const db = await connect({ url })
+  const db = await connect({ ...DEFAULTS.database, url })
   await db.insertInto('api_keys').values({ name: 'old\u001b[31mred', key_hash: 'x'.repeat(64), key_prefix: 'pst_abcdef', created_at: new Date().toISOString() }).execute()
   await db.destroy()
   const listed = await keys(url, 'list')

@@ -8,7 +8,6 @@ import { once } from 'node:events'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Registry } from 'prom-client'
-import { DEFAULTS } from '../../config/defaults.ts'
 
 export interface MetricsServerOptions {
   port: number
@@ -18,7 +17,7 @@ export interface MetricsServerOptions {
    * request within requestMs, and an idle connection ends after keepAliveMs, so a client
    * that connects and stalls (slow-loris) cannot hold sockets for long.
    */
-  timeouts?: { headersMs?: number, requestMs?: number, keepAliveMs?: number }
+  timeouts: { headersMs: number, requestMs: number, keepAliveMs: number }
 }
 
 export interface MetricsServer {
@@ -28,9 +27,7 @@ export interface MetricsServer {
 }
 
 export async function startMetricsServer (registry: Registry, options: MetricsServerOptions): Promise<MetricsServer> {
-  const {
-    headersMs = DEFAULTS.timeouts.headersMs, requestMs = DEFAULTS.timeouts.requestMs, keepAliveMs = DEFAULTS.metricsKeepAliveMs
-  } = options.timeouts ?? {}
+  const { headersMs, requestMs, keepAliveMs } = options.timeouts
   const server = createServer({
     headersTimeout: headersMs,
     requestTimeout: requestMs,

@@ -150,7 +150,8 @@ t.test('an operation without query parameters refuses any query parameter', asyn
 t.test('npm run codegen refuses a document the service could not honour, names the problem, and writes nothing', async (t) => {
   // A copy of what codegen reads and writes; the sources and packages are the project's own.
   const copy = t.testdir({ spec: {}, scripts: {}, generated: {}, client: { src: { generated: {} } } })
-  await cp(join(root, 'scripts/codegen.ts'), join(copy, 'scripts/codegen.ts'))
+  await cp(join(root, 'scripts'), join(copy, 'scripts'), { recursive: true })
+  await symlink(join(root, 'migrations'), join(copy, 'migrations'))
   await symlink(join(root, 'src'), join(copy, 'src'))
   await symlink(join(root, 'node_modules'), join(copy, 'node_modules'))
   const broken = parse(apiDocument.yaml, { intAsBigInt: true })

@@ -1,8 +1,11 @@
 /**
- * Checks spec/openapi.yaml as the start does (src/contract/start-checks.ts), then turns it
- * into generated/openapi.ts, and the same types into
- * client/src/generated/openapi.ts: the client is a package of its own (petstore-client),
- * whose published declarations may name no file outside it.
+ * Checks spec/openapi.yaml as the start does (src/contract/start-checks.ts), then writes
+ * what is generated from the sources, each checked for drift in CI:
+ * - spec/openapi.yaml into generated/openapi.ts, and the same types into
+ *   client/src/generated/openapi.ts: the client is a package of its own (petstore-client),
+ *   whose published declarations may name no file outside it, with the client's table of
+ *   operations (scripts/lib/client-operations.ts);
+ * - the files of migrations/ into generated/migrations.ts, the list the service applies.
  *
  * The one change to openapi-typescript's defaults: an `int64` integer is typed
  * `number | bigint`, because the service keeps integers beyond 2^53 as BigInt
@@ -12,6 +15,7 @@ import { writeFile } from 'node:fs/promises'
 import openapiTS, { astToString } from 'openapi-typescript'
 import ts from 'typescript'
 import { CLIENT_OPERATIONS, clientOperations } from './lib/client-operations.ts'
+import { migrationListSource } from './lib/migration-list.ts'
 
 const source = new URL('../spec/openapi.yaml', import.meta.url)
 const targets = ['generated/openapi.ts', 'client/src/generated/openapi.ts']
@@ -50,3 +54,6 @@ for (const target of targets) {
 }
 await writeFile(new URL(`../${CLIENT_OPERATIONS}`, import.meta.url), operationsTable)
 console.log(`${CLIENT_OPERATIONS} written`)
+
+await writeFile(new URL('../generated/migrations.ts', import.meta.url), migrationListSource(new URL('../migrations/', import.meta.url)))
+console.log('generated/migrations.ts written')

@@ -6,7 +6,8 @@ import fp from 'fastify-plugin'
 import type { Kysely } from 'kysely'
 import { checkpoint, connect, poolOf, type DatabaseSettings } from './connect.ts'
 import { describeDatabase } from './url.ts'
-import { migrateToLatest } from './migrate.ts'
+import { checkMigrationList } from './migration-files.ts'
+import { migrateToLatest, SERVICE_MIGRATIONS } from './migrate.ts'
 import type { Database } from './schema.ts'
 
 declare module 'fastify' {
@@ -21,6 +22,8 @@ function cannotOpen (url: string, error: unknown): Error {
 }
 
 export default fp(async function database (app: FastifyInstance, options: DatabaseSettings) {
+  // A migration file the service does not carry is no fault of the database: said first, as it is.
+  checkMigrationList(Object.keys(SERVICE_MIGRATIONS.migrations), SERVICE_MIGRATIONS.folder)
   const db = await connect({
     ...options,
     onConnectionError: (error) => app.log.warn({ err: error }, 'database connection lost'),

@@ -1,0 +1,18 @@
+// Generated from the files of migrations/ by `npm run codegen`. Do not edit.
+// The service applies these, in this order, and refuses to start while a file of
+// migrations/ is missing here (src/database/migration-files.ts).
+
+import type { Migration } from 'kysely'
+import * as m20261122000000_create_pets from '../migrations/20261122000000_create_pets.ts'
+import * as m20261122000100_create_api_keys from '../migrations/20261122000100_create_api_keys.ts'
+import * as m20261122000200_unique_active_key_names from '../migrations/20261122000200_unique_active_key_names.ts'
+import * as m20261122000300_create_orders from '../migrations/20261122000300_create_orders.ts'
+import * as m20261122000400_create_idempotency_keys from '../migrations/20261122000400_create_idempotency_keys.ts'
+
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '20261122000000_create_pets': m20261122000000_create_pets,
+  '20261122000100_create_api_keys': m20261122000100_create_api_keys,
+  '20261122000200_unique_active_key_names': m20261122000200_unique_active_key_names,
+  '20261122000300_create_orders': m20261122000300_create_orders,
+  '20261122000400_create_idempotency_keys': m20261122000400_create_idempotency_keys
+}

@@ -5,7 +5,9 @@
  *   client/src/generated/openapi.ts: the client is a package of its own (petstore-client),
  *   whose published declarations may name no file outside it, with the client's table of
  *   operations (scripts/lib/client-operations.ts);
- * - the files of migrations/ into generated/migrations.ts, the list the service applies.
+ * - the files of migrations/ into generated/migrations.ts, the list the service applies;
+ * - the tables they make into generated/database.ts, the table types the repositories use
+ *   (through src/database/schema.ts).
  *
  * The one change to openapi-typescript's defaults: an `int64` integer is typed
  * `number | bigint`, because the service keeps integers beyond 2^53 as BigInt
@@ -15,6 +17,7 @@ import { writeFile } from 'node:fs/promises'
 import openapiTS, { astToString } from 'openapi-typescript'
 import ts from 'typescript'
 import { CLIENT_OPERATIONS, clientOperations } from './lib/client-operations.ts'
+import { databaseTypesSource } from './lib/database-types.ts'
 import { migrationListSource } from './lib/migration-list.ts'
 
 const source = new URL('../spec/openapi.yaml', import.meta.url)
@@ -55,5 +58,8 @@ for (const target of targets) {
 await writeFile(new URL(`../${CLIENT_OPERATIONS}`, import.meta.url), operationsTable)
 console.log(`${CLIENT_OPERATIONS} written`)
 
-await writeFile(new URL('../generated/migrations.ts', import.meta.url), migrationListSource(new URL('../migrations/', import.meta.url)))
+const migrations = new URL('../migrations/', import.meta.url)
+await writeFile(new URL('../generated/migrations.ts', import.meta.url), migrationListSource(migrations))
 console.log('generated/migrations.ts written')
+await writeFile(new URL('../generated/database.ts', import.meta.url), await databaseTypesSource(migrations))
+console.log('generated/database.ts written')

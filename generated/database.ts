@@ -1,0 +1,51 @@
+// Generated from migrations/ by `npm run codegen` (kysely-codegen, on a freshly migrated
+// SQLite database; scripts/lib/database-types.ts). Do not edit.
+
+import type { ColumnType } from "kysely";
+
+export type Generated<T> = T extends ColumnType<infer S, infer I, infer U>
+  ? ColumnType<S, I | undefined, U>
+  : ColumnType<T, T | undefined, T>;
+
+export type Int64 = ColumnType<bigint | number | string, bigint | number, bigint | number>;
+
+export interface ApiKeys {
+  created_at: string;
+  id: Generated<Int64>;
+  key_hash: string;
+  key_prefix: string;
+  last_used_at: string | null;
+  name: string;
+  revoked_at: string | null;
+}
+
+export interface IdempotencyKeys {
+  api_key_hash: string;
+  expires_at: Int64;
+  idempotency_key: string;
+  request_hash: string;
+  response_body: string;
+  status_code: Int64;
+}
+
+export interface Orders {
+  complete: Int64;
+  id: Generated<Int64>;
+  pet_id: Int64;
+  quantity: Int64;
+  ship_date: string | null;
+}
+
+export interface Pets {
+  category_id: Int64;
+  id: Generated<Int64>;
+  name: string;
+  status: string | null;
+}
+
+export interface DB {
+  api_keys: ApiKeys;
+  idempotency_keys: IdempotencyKeys;
+  orders: Orders;
+  pets: Pets;
+}

@@ -46,13 +46,14 @@ t.test('a file of migrations/ that the list lacks stops the start, naming it and
 })
 
 t.test('the built server finds dist/migrations/ beside it, and refuses a file its list lacks', async (t) => {
-  const { nodeArgs, script } = await builtServer()
+  // The bundle itself, copied without the sources, as a tarball install carries it.
+  const { nodeArgs } = await builtServer()
   const root = t.testdir()
   cpSync(new URL('../../dist/', import.meta.url), join(root, 'dist'), { recursive: true })
   const added = join(root, 'dist/migrations', `${ADDED}.js`)
   writeFileSync(added, 'export async function up () {}\n')
   const env = { ...CHILD_ENV, DATABASE_URL: ':memory:', PORT: '0' }
-  const error = await promisify(execFile)(process.execPath, [...nodeArgs, join(root, script)], { env })
+  const error = await promisify(execFile)(process.execPath, [...nodeArgs, join(root, 'dist/server.js')], { env })
     .then(() => undefined, (thrown: { code: number, stderr: string }) => thrown)
   t.equal(error?.code, 1)
   t.equal(error?.stderr, `Cannot start: ${added} is not in the service's list of migrations (generated/migrations.ts), ` +

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import t from 'tap'
-import { startServer, tempDir } from './process-helper.ts'
+import { startServer, tempDir } from './helpers/process.ts'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const KEY = 'browser-test-key-not-a-secret-00'

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import t, { type Test } from 'tap'
-import { CHILD_ENV, tempDir } from './process-helper.ts'
+import { CHILD_ENV, tempDir } from './helpers/process.ts'
 
 const run = promisify(execFile)
 const root = new URL('../', import.meta.url)

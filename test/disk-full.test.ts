@@ -8,8 +8,8 @@ import { once } from 'node:events'
 import { mkdirSync, openSync, rmSync, writeSync, closeSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { errorBody, until } from './helper.ts'
-import { startServer, tempDir } from './process-helper.ts'
+import { errorBody, until } from './helpers/app.ts'
+import { startServer, tempDir } from './helpers/process.ts'
 
 const KEY = 'disk-full-test-key-not-a-secret'
 

@@ -4,8 +4,8 @@ import type { FastifyBaseLogger } from 'fastify'
 import t from 'tap'
 import { announceFirstRunKey, ensureFirstRunKey, firstRunKeyFile, firstRunMessage } from '../src/features/api-keys/first-run.ts'
 import { createApiKey } from '../src/features/api-keys/repository.ts'
-import { build } from './helper.ts'
-import { tempDir } from './process-helper.ts'
+import { build } from './helpers/app.ts'
+import { tempDir } from './helpers/process.ts'
 
 t.test('with no key anywhere, a first key is made, works, and is stored as a hash', async (t) => {
   const app = await build(t, { apiKeys: [] })

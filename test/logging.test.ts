@@ -6,7 +6,7 @@ import { Writable } from 'node:stream'
 import t from 'tap'
 import { createApiKey } from '../src/features/api-keys/repository.ts'
 import { loggerOptions, REDACTED_PATHS } from '../src/config/logger.ts'
-import { build, JSON_HEADERS, TEST_KEY } from './helper.ts'
+import { build, JSON_HEADERS, TEST_KEY } from './helpers/app.ts'
 
 function capture () {
   const lines: Array<Record<string, any>> = []

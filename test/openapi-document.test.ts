@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import t from 'tap'
 import { ApiDocument, apiDocument, specPath } from '../src/contract/document.ts'
-import { tempDir } from './process-helper.ts'
+import { tempDir } from './helpers/process.ts'
 
 t.test('the document read from its built JSON is the one parsed from the YAML', async (t) => {
   const dir = tempDir(t)

@@ -2,8 +2,8 @@ import { join } from 'node:path'
 import { sql } from 'kysely'
 import t from 'tap'
 import { buildApp } from '../src/app.ts'
-import { AUTH, JSON_HEADERS, TEST_KEY } from './helper.ts'
-import { tempDir } from './process-helper.ts'
+import { AUTH, JSON_HEADERS, TEST_KEY } from './helpers/app.ts'
+import { tempDir } from './helpers/process.ts'
 
 t.test('pets survive a restart on a file database, and ids are never reused', async (t) => {
   // A folder that does not exist yet: the service makes it.

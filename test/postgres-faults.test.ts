@@ -11,9 +11,9 @@ import t from 'tap'
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
 import type { Test } from 'tap'
 import { hashKey } from '../src/features/api-keys/key-material.ts'
-import { faultProxy } from './fault-proxy.ts'
-import { AUTH, build, errorBody, JSON_HEADERS, TEST_KEY, until } from './helper.ts'
-import { createPostgresDatabase, POSTGRES_ADMIN_URL, postgresSkipReason } from './services.ts'
+import { faultProxy } from './helpers/fault-proxy.ts'
+import { AUTH, build, errorBody, JSON_HEADERS, TEST_KEY, until } from './helpers/app.ts'
+import { createPostgresDatabase, POSTGRES_ADMIN_URL, postgresSkipReason } from './helpers/services.ts'
 
 const skip = await postgresSkipReason()
 

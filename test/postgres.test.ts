@@ -6,8 +6,8 @@ import t from 'tap'
 import { buildApp, type AppOptions } from '../src/app.ts'
 import { createApiKey } from '../src/features/api-keys/repository.ts'
 import pg from 'pg'
-import { createPostgresDatabase, POSTGRES_ADMIN_URL, postgresSkipReason } from './services.ts'
-import { AUTH, JSON_HEADERS, TEST_KEY, until } from './helper.ts'
+import { createPostgresDatabase, POSTGRES_ADMIN_URL, postgresSkipReason } from './helpers/services.ts'
+import { AUTH, JSON_HEADERS, TEST_KEY, until } from './helpers/app.ts'
 
 const skip = await postgresSkipReason()
 

@@ -9,8 +9,8 @@ import { connect, type Socket } from 'node:net'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import t, { type Test } from 'tap'
-import { until } from './helper.ts'
-import { startServer, tempDir } from './process-helper.ts'
+import { until } from './helpers/app.ts'
+import { startServer, tempDir } from './helpers/process.ts'
 
 const KEY = 'repeated-signal-key-not-a-secret'
 const BODY = JSON.stringify({ name: 'held', categoryId: 1 })

@@ -9,7 +9,7 @@ import { Agent } from 'node:http'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import t from 'tap'
-import { postPet, startServer, tempDir, type Outcome } from './process-helper.ts'
+import { postPet, startServer, tempDir, type Outcome } from './helpers/process.ts'
 
 const KEY = 'shutdown-test-key-not-a-secret-0'
 

@@ -5,7 +5,7 @@
 import { connect, type Socket } from 'node:net'
 import { join } from 'node:path'
 import t from 'tap'
-import { startServer, tempDir, type ServerProcess } from './process-helper.ts'
+import { startServer, tempDir, type ServerProcess } from './helpers/process.ts'
 
 /** Everything the server sends on a socket until it closes it. */
 function exchange (port: number, send: (socket: Socket) => void): Promise<{ response: string }> {

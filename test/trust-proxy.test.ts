@@ -5,7 +5,7 @@
  */
 import { Writable } from 'node:stream'
 import t from 'tap'
-import { build } from './helper.ts'
+import { build } from './helpers/app.ts'
 
 const PROXY = '10.0.0.1'
 

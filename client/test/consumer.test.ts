@@ -9,8 +9,8 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import t from 'tap'
-import { TEST_KEY } from '../../test/helper.ts'
-import { CHILD_ENV, startServer, tempDir } from '../../test/process-helper.ts'
+import { TEST_KEY } from '../../test/helpers/app.ts'
+import { CHILD_ENV, startServer, tempDir } from '../../test/helpers/process.ts'
 
 const run = promisify(execFile)
 const root = new URL('../../', import.meta.url)

@@ -6,8 +6,8 @@ import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { promisify } from 'node:util'
 import t from 'tap'
-import { CHILD_ENV } from '../../test/process-helper.ts'
-import { TEST_KEY } from '../../test/helper.ts'
+import { CHILD_ENV } from '../../test/helpers/process.ts'
+import { TEST_KEY } from '../../test/helpers/app.ts'
 import { listening } from './server.ts'
 
 const run = promisify(execFile)

@@ -15,7 +15,7 @@ import { parseDocument } from 'yaml'
 import { clientOperations } from '../../scripts/lib/client-operations.ts'
 import { ApiDocument, specPath } from '../../src/contract/document.ts'
 import { checkDocument } from '../../src/contract/start-checks.ts'
-import { tempDir } from '../../test/process-helper.ts'
+import { tempDir } from '../../test/helpers/process.ts'
 import { methodsOf } from '../src/client.ts'
 import type { Operation } from '../src/operation.ts'
 

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net'
 import type { Test } from 'tap'
 import type { AppOptions } from '../../src/app.ts'
 import { createPetstoreClient, type PetstoreClientOptions } from '../src/index.ts'
-import { build, TEST_KEY } from '../../test/helper.ts'
+import { build, TEST_KEY } from '../../test/helpers/app.ts'
 
 export async function listening (t: Test, options: Partial<AppOptions> = {}) {
   const app = await build(t, options)

@@ -13,7 +13,7 @@ import t from 'tap'
 import { parse, stringify } from 'yaml'
 import { ApiDocument, apiDocument } from '../../src/contract/document.ts'
 import { documentProblems } from '../../src/contract/start-checks.ts'
-import { AUTH, build, errorBody } from '../helper.ts'
+import { AUTH, build, errorBody } from '../helpers/app.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 

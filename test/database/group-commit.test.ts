@@ -11,7 +11,7 @@ import { migrateToLatest } from '../../src/database/migrate.ts'
 import type { Database } from '../../src/database/schema.ts'
 import { createPet } from '../../src/features/pets/repository.ts'
 import { placeOrder } from '../../src/features/orders/repository.ts'
-import { TEST_DATABASE, testDatabaseUrl } from '../helper.ts'
+import { TEST_DATABASE, testDatabaseUrl } from '../helpers/app.ts'
 
 const sqlite = TEST_DATABASE === 'sqlite'
 

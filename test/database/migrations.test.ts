@@ -10,7 +10,7 @@ import { MIGRATIONS } from '../../generated/migrations.ts'
 import { connect } from '../../src/database/connect.ts'
 import { migrationFiles } from '../../src/database/migration-files.ts'
 import { migrateToLatest, migrator, SERVICE_MIGRATIONS } from '../../src/database/migrate.ts'
-import { testDatabaseUrl } from '../helper.ts'
+import { testDatabaseUrl } from '../helpers/app.ts'
 
 t.test('the service applies every file of migrations/, and only those', async (t) => {
   t.same(Object.keys(MIGRATIONS), migrationFiles(SERVICE_MIGRATIONS.folder)?.map((file) => file.name))

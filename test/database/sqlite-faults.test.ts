@@ -9,9 +9,9 @@ import SQLite from 'better-sqlite3'
 import type { LightMyRequestResponse } from 'fastify'
 import { sql } from 'kysely'
 import t from 'tap'
-import { AUTH, build, errorBody, JSON_HEADERS, until } from '../helper.ts'
-import { holdWriteLock } from '../lock-holder.ts'
-import { runScript, tempDir } from '../process-helper.ts'
+import { AUTH, build, errorBody, JSON_HEADERS, until } from '../helpers/app.ts'
+import { holdWriteLock } from '../helpers/lock-holder.ts'
+import { runScript, tempDir } from '../helpers/process.ts'
 
 const UNAVAILABLE = errorBody('unavailable', 'The database is not available right now; retry after the Retry-After delay', 503)
 

@@ -7,7 +7,7 @@ import { execFile, spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import t from 'tap'
 import { apiDocument } from '../../src/contract/document.ts'
-import { startServer, tempDir } from '../process-helper.ts'
+import { startServer, tempDir } from '../helpers/process.ts'
 
 const KEY = 'curl-example-test-key-not-a-secret'
 const script = new URL('../../examples/curl.sh', import.meta.url).pathname

@@ -12,7 +12,7 @@ import type { Test } from 'tap'
 import { buildApp } from '../../src/app.ts'
 import { apiDocument } from '../../src/contract/document.ts'
 import { routeSchema } from '../../src/contract/route-schema.ts'
-import { testDatabaseUrl } from '../helper.ts'
+import { testDatabaseUrl } from '../helpers/app.ts'
 import type { Schema } from './arbitraries.ts'
 import { contractViolations } from './contract.ts'
 

@@ -4,7 +4,7 @@
  */
 import type { InjectOptions } from 'fastify'
 import t from 'tap'
-import { AUTH, build, JSON_HEADERS } from '../helper.ts'
+import { AUTH, build, JSON_HEADERS } from '../helpers/app.ts'
 
 t.test('successful reads are private and revalidated; writes and errors are never stored', async (t) => {
   const app = await build(t, { rateLimit: { perKey: 100, anonymous: 1 } })

@@ -5,7 +5,7 @@
  */
 import t from 'tap'
 import { noneMatch } from '../../src/http/conditional.ts'
-import { AUTH, build, errorBody, JSON_HEADERS } from '../helper.ts'
+import { AUTH, build, errorBody, JSON_HEADERS } from '../helpers/app.ts'
 
 const TAG = /^"[A-Za-z0-9_-]+"$/
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { parse } from 'lossless-json'
-import { build } from '../helper.ts'
+import { build } from '../helpers/app.ts'
 
 const yaml = readFileSync(new URL('../../spec/openapi.yaml', import.meta.url), 'utf8')
 

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net'
 import { connect } from 'node:net'
 import t from 'tap'
 import { API_SECURITY_HEADERS } from '../../src/http/security-headers.ts'
-import { AUTH, build, errorBody } from '../helper.ts'
+import { AUTH, build, errorBody } from '../helpers/app.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 

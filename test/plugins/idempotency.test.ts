@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
 import { deleteExpiredAnswers } from '../../src/features/idempotency/repository.ts'
-import { AUTH, build, errorBody, JSON_HEADERS } from '../helper.ts'
+import { AUTH, build, errorBody, JSON_HEADERS } from '../helpers/app.ts'
 
 const OTHER_KEY = 'second-test-key-not-a-secret-00'
 

@@ -3,7 +3,7 @@
  * wrote reaches a label, and that they stay off the API port.
  */
 import t from 'tap'
-import { AUTH, build, JSON_HEADERS, TEST_DATABASE, TEST_KEY } from '../helper.ts'
+import { AUTH, build, JSON_HEADERS, TEST_DATABASE, TEST_KEY } from '../helpers/app.ts'
 
 t.test('metrics count requests by operation, rate-limit refusals and queries; labels hold nothing a client wrote', async (t) => {
   const app = await build(t, { metrics: true, rateLimit: { perKey: 100, anonymous: 1 } })

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { AUTH, build, errorBody, until } from '../helper.ts'
+import { AUTH, build, errorBody, until } from '../helpers/app.ts'
 
 // The sampling interval stays above the event-loop-delay histogram's 10 ms resolution: an
 // interval without a sample reads as an infinite delay.

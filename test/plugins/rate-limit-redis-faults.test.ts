@@ -10,9 +10,9 @@ import { Redis } from 'ioredis'
 import t, { type Test } from 'tap'
 import { buildApp } from '../../src/app.ts'
 import { hashKey } from '../../src/features/api-keys/key-material.ts'
-import { faultProxy, type FaultProxy } from '../fault-proxy.ts'
-import { build, errorBody, until } from '../helper.ts'
-import { REDIS_URL, redisSkipReason } from '../services.ts'
+import { faultProxy, type FaultProxy } from '../helpers/fault-proxy.ts'
+import { build, errorBody, until } from '../helpers/app.ts'
+import { REDIS_URL, redisSkipReason } from '../helpers/services.ts'
 
 const skip = await redisSkipReason()
 

@@ -3,8 +3,8 @@ import { Redis } from 'ioredis'
 import t from 'tap'
 import { buildApp } from '../../src/app.ts'
 import { hashKey } from '../../src/features/api-keys/key-material.ts'
-import { TEST_KEY } from '../helper.ts'
-import { REDIS_URL, redisSkipReason } from '../services.ts'
+import { TEST_KEY } from '../helpers/app.ts'
+import { REDIS_URL, redisSkipReason } from '../helpers/services.ts'
 
 const skip = await redisSkipReason()
 

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { AUTH, build } from '../helper.ts'
+import { AUTH, build } from '../helpers/app.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 

@@ -12,8 +12,8 @@ import { encodeCursor } from '../../src/contract/paging.ts'
 import type { DataVersion } from '../../src/database/data-version.ts'
 import { flat, ResponseCache } from '../../src/features/response-cache/cache.ts'
 import { cacheKeyOf } from '../../src/features/response-cache/key.ts'
-import { AUTH, build, JSON_HEADERS, TEST_DATABASE, testDatabaseUrl } from '../helper.ts'
-import { tempDir } from '../process-helper.ts'
+import { AUTH, build, JSON_HEADERS, TEST_DATABASE, testDatabaseUrl } from '../helpers/app.ts'
+import { tempDir } from '../helpers/process.ts'
 
 const postgres = TEST_DATABASE === 'postgres'
 

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { AUTH, build } from '../helper.ts'
+import { AUTH, build } from '../helpers/app.ts'
 
 const API_HEADERS = {
   'content-security-policy': "default-src 'none';frame-ancestors 'none'",

@@ -7,7 +7,7 @@ import t from 'tap'
 import { parse, stringify } from 'yaml'
 import { ApiDocument, apiDocument } from '../../src/contract/document.ts'
 import { handlers } from '../../src/features/handlers.ts'
-import { AUTH, build, errorBody, JSON_HEADERS, until } from '../helper.ts'
+import { AUTH, build, errorBody, JSON_HEADERS, until } from '../helpers/app.ts'
 
 const fixture = ApiDocument.read(new URL('../fixtures/stability.yaml', import.meta.url))
 

@@ -5,7 +5,7 @@
 import t from 'tap'
 import { hashKey } from '../../src/features/api-keys/key-material.ts'
 import { activeKeyHashes, createApiKey, DuplicateKeyNameError, findActiveApiKeys, listApiKeys, recordKeyUse, revokeApiKey } from '../../src/features/api-keys/repository.ts'
-import { build } from '../helper.ts'
+import { build } from '../helpers/app.ts'
 
 t.test('keys are made, found by id or name, listed, used and revoked', async (t) => {
   const app = await build(t, { keySyncIntervalMs: 60_000 })

@@ -4,7 +4,7 @@
  */
 import t from 'tap'
 import { prepare } from '../../src/database/prepared.ts'
-import { build } from '../helper.ts'
+import { build } from '../helpers/app.ts'
 
 t.test('a marker name the values do not have throws, and writes nothing', async (t) => {
   const app = await build(t)

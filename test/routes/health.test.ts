@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, errorBody } from '../helper.ts'
+import { build, errorBody } from '../helpers/app.ts'
 
 t.test('/healthz and /readyz answer ok without a key', async (t) => {
   const app = await build(t)

@@ -5,7 +5,7 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { sql } from 'kysely'
-import { AUTH, build, errorBody, JSON_HEADERS, NOT_DECIMAL_DIGITS } from '../helper.ts'
+import { AUTH, build, errorBody, JSON_HEADERS, NOT_DECIMAL_DIGITS } from '../helpers/app.ts'
 
 const ORDERS = '/v1/store/orders'
 

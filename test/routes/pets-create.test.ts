@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, errorBody, JSON_HEADERS, AUTH } from '../helper.ts'
+import { build, errorBody, JSON_HEADERS, AUTH } from '../helpers/app.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { AUTH, build, errorBody, JSON_HEADERS } from '../helper.ts'
+import { AUTH, build, errorBody, JSON_HEADERS } from '../helpers/app.ts'
 
 const SUNSET = Date.UTC(2030, 11, 5)
 const DEPRECATION_HEADERS = {

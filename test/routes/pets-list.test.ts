@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { AUTH, build, errorBody, JSON_HEADERS, NOT_DECIMAL_DIGITS } from '../helper.ts'
+import { AUTH, build, errorBody, JSON_HEADERS, NOT_DECIMAL_DIGITS } from '../helpers/app.ts'
 
 const STATUSES = ['available', 'pending', 'sold', undefined] as const
 

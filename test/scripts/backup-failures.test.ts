@@ -6,7 +6,7 @@ import { closeSync, openSync, readdirSync, readFileSync, writeFileSync, writeSyn
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import t from 'tap'
-import { runScript, tempDir } from '../process-helper.ts'
+import { runScript, tempDir } from '../helpers/process.ts'
 
 interface Run { code: number, stdout: string, stderr: string }
 

@@ -6,7 +6,7 @@ import { linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'n
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import t from 'tap'
-import { runScript, tempDir } from '../process-helper.ts'
+import { runScript, tempDir } from '../helpers/process.ts'
 
 const USAGE = 'usage: npm run backup -- FILE [--force]\n'
 

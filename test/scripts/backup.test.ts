@@ -7,8 +7,8 @@ import { Agent } from 'node:http'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import t, { type Test } from 'tap'
-import { until } from '../helper.ts'
-import { postPet, runScript, startServer, tempDir, type Outcome, type ServerProcess } from '../process-helper.ts'
+import { until } from '../helpers/app.ts'
+import { postPet, runScript, startServer, tempDir, type Outcome, type ServerProcess } from '../helpers/process.ts'
 
 const KEY = 'backup-test-key-not-a-real-secret'
 const SERVER_ENV = {

@@ -3,7 +3,7 @@
  * Its figures mean nothing at this size and are not looked at (no timing is asserted).
  */
 import t from 'tap'
-import { runScript } from '../process-helper.ts'
+import { runScript } from '../helpers/process.ts'
 
 // Seven servers and a timed start, on a machine busy with the other test files.
 t.test('the benchmark runs and reports every row', { timeout: 300_000 }, async (t) => {

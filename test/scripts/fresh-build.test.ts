@@ -12,7 +12,7 @@ import { promisify } from 'node:util'
 import t, { type Test } from 'tap'
 import { begin, end, hashInputs, STAMP, staleness } from '../../scripts/lib/build-stamp.js'
 import { ensureFreshBuild } from '../../scripts/lib/fresh-build.js'
-import { tempDir } from '../process-helper.ts'
+import { tempDir } from '../helpers/process.ts'
 
 const run = promisify(execFile)
 const root = new URL('../../', import.meta.url)

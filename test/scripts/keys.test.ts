@@ -3,8 +3,8 @@ import t from 'tap'
 import { buildApp } from '../../src/app.ts'
 import { DEFAULTS } from '../../src/config/defaults.ts'
 import { connect } from '../../src/database/connect.ts'
-import { until } from '../helper.ts'
-import { runScript, tempDir } from '../process-helper.ts'
+import { until } from '../helpers/app.ts'
+import { runScript, tempDir } from '../helpers/process.ts'
 
 function keys (databaseUrl: string, ...args: string[]) {
   return runScript('scripts/keys.ts', args, { DATABASE_URL: databaseUrl })

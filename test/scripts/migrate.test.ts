@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import t from 'tap'
-import { runScript, tempDir } from '../process-helper.ts'
+import { runScript, tempDir } from '../helpers/process.ts'
 
 function migrate (env: Record<string, string>) {
   return runScript('scripts/migrate.ts', [], env)

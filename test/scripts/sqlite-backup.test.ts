@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import t from 'tap'
 import { backupSqlite, stepPlanner } from '../../scripts/lib/sqlite-backup.ts'
-import { tempDir } from '../process-helper.ts'
+import { tempDir } from '../helpers/process.ts'
 
 t.test('each step that started over doubles the next, and only then', async (t) => {
   const plan = stepPlanner(10)

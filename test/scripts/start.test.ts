@@ -12,8 +12,8 @@ import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import t, { type Test } from 'tap'
 import { INPUTS, STAMP, staleness } from '../../scripts/lib/build-stamp.js'
-import { until } from '../helper.ts'
-import { CHILD_ENV, tempDir } from '../process-helper.ts'
+import { until } from '../helpers/app.ts'
+import { CHILD_ENV, tempDir } from '../helpers/process.ts'
 
 const KEY = 'start-script-test-key-not-secret'
 const root = fileURLToPath(new URL('../../', import.meta.url))

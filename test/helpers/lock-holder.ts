@@ -5,10 +5,10 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import type { Test } from 'tap'
-import { CHILD_ENV } from './process-helper.ts'
+import { CHILD_ENV } from './process.ts'
 
 export async function holdWriteLock (t: Test, file: string): Promise<{ release: () => Promise<void> }> {
-  const child = spawn(process.execPath, [new URL('fixtures/hold-lock.mjs', import.meta.url).pathname, file], {
+  const child = spawn(process.execPath, [new URL('../fixtures/hold-lock.mjs', import.meta.url).pathname, file], {
     env: CHILD_ENV, stdio: ['pipe', 'pipe', 'inherit']
   })
   const exited = once(child, 'exit')

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import type { Test } from 'tap'
-import { ensureFreshBuild } from '../scripts/lib/fresh-build.js'
-import { npmStart, spawnServer, type ServerProcess } from '../scripts/lib/spawn-server.ts'
+import { ensureFreshBuild } from '../../scripts/lib/fresh-build.js'
+import { npmStart, spawnServer, type ServerProcess } from '../../scripts/lib/spawn-server.ts'
 
 export type { ServerProcess }
 
@@ -45,7 +45,7 @@ export async function builtServer (): Promise<ReturnType<typeof npmStart>> {
 }
 
 const run = promisify(execFile)
-const root = new URL('..', import.meta.url)
+const root = new URL('../..', import.meta.url)
 
 /** Runs one of scripts/ as `npm run` would, resolving with its output, rejecting on a non-zero exit. */
 export function runScript (script: string, args: string[], env: Record<string, string>) {

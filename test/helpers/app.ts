@@ -6,7 +6,7 @@
  * the same test files prove the same behaviour on both.
  */
 import type { Test } from 'tap'
-import { buildApp, type AppOptions } from '../src/app.ts'
+import { buildApp, type AppOptions } from '../../src/app.ts'
 import { createPostgresDatabase, POSTGRES_ADMIN_URL } from './services.ts'
 
 /** A clearly fake key, accepted through the environment-keys path. */

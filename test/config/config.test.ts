@@ -1,0 +1,151 @@
+import t from 'tap'
+import { loadConfig } from '../../src/config/config.ts'
+import { DEFAULTS } from '../../src/config/defaults.ts'
+import { AUTH, build } from '../helpers/app.ts'
+
+t.test('defaults', async (t) => {
+  t.same(loadConfig({}), {
+    port: 3000,
+    host: '127.0.0.1',
+    database: {
+      url: './data/petstore.db',
+      sqliteSynchronous: 'FULL',
+      poolSize: 10,
+      connectTimeoutMs: 2000,
+      statementTimeoutMs: 5000,
+      idleInTransactionTimeoutMs: 10_000,
+      keepAliveDelayMs: 10_000,
+      lockTimeoutMs: 1000,
+      blockingWaitMs: 0,
+      idleCheckpointMs: 10_000
+    },
+    apiKeys: [],
+    log: { level: 'info', format: 'auto' },
+    bodyLimit: 16384,
+    redisUrl: undefined,
+    redisCommandTimeoutMs: 200,
+    rateLimit: { perKey: 1000, anonymous: 60 },
+    trustProxy: false,
+    timeouts: { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 72_000, connectionMs: 120_000, shutdownGraceMs: 10_000, responseMs: 6000 },
+    pressure: { maxEventLoopDelayMs: 200, maxEventLoopUtilization: 0, maxHeapUsedBytes: 0 },
+    responseCacheBytes: 4 * 1024 * 1024,
+    metricsHost: '127.0.0.1',
+    metricsKeepAliveMs: 5000
+  })
+})
+
+t.test('the environment\'s defaults and buildApp\'s are the one DEFAULTS object', async (t) => {
+  const config = loadConfig({})
+  t.equal(config.bodyLimit, DEFAULTS.bodyLimit)
+  t.same(config.rateLimit, { perKey: DEFAULTS.rateLimit.perKey, anonymous: DEFAULTS.rateLimit.anonymous })
+  t.same(config.timeouts, DEFAULTS.timeouts)
+  t.same(config.pressure, { maxEventLoopDelayMs: DEFAULTS.pressure.maxEventLoopDelayMs, maxEventLoopUtilization: DEFAULTS.pressure.maxEventLoopUtilization, maxHeapUsedBytes: DEFAULTS.pressure.maxHeapUsedBytes })
+  const app = await build(t)
+  t.equal(app.initialConfig.bodyLimit, DEFAULTS.bodyLimit)
+  t.equal(app.server.requestTimeout, DEFAULTS.timeouts.requestMs)
+  t.equal(app.initialConfig.keepAliveTimeout, DEFAULTS.timeouts.keepAliveMs)
+  t.equal(app.initialConfig.connectionTimeout, DEFAULTS.timeouts.connectionMs)
+  t.equal(app.server.headersTimeout, DEFAULTS.timeouts.headersMs)
+  const res = await app.inject({ url: '/v1/pets', headers: AUTH })
+  t.equal(res.headers['ratelimit-limit'], String(DEFAULTS.rateLimit.perKey))
+})
+
+t.test('values from the environment', async (t) => {
+  const config = loadConfig({
+    PORT: '8080',
+    HOST: '0.0.0.0',
+    DATABASE_URL: 'sqlite:/var/lib/petstore.db',
+    PETSTORE_API_KEYS: ' first-key-0123456789 , second-key-0123456789,',
+    LOG_LEVEL: 'warn',
+    LOG_FORMAT: 'json',
+    BODY_LIMIT: '1024',
+    SQLITE_SYNCHRONOUS: 'NORMAL',
+    DATABASE_POOL_SIZE: '25',
+    REDIS_URL: 'redis://127.0.0.1:6379/2',
+    RATE_LIMIT_MAX: '0',
+    RATE_LIMIT_ANON_MAX: '5',
+    TRUST_PROXY: '10.0.0.0/8, 192.168.1.1',
+    REQUEST_TIMEOUT_MS: '5000',
+    HEADERS_TIMEOUT_MS: '2000',
+    KEEP_ALIVE_TIMEOUT_MS: '65000',
+    CONNECTION_TIMEOUT_MS: '60000',
+    SHUTDOWN_GRACE_MS: '3000',
+    MAX_EVENT_LOOP_DELAY_MS: '0',
+    MAX_EVENT_LOOP_UTILIZATION: '0.95',
+    MAX_HEAP_USED_BYTES: '1000000000',
+    RESPONSE_CACHE_MB: '0.5',
+    DATABASE_CONNECT_TIMEOUT_MS: '1500',
+    DATABASE_STATEMENT_TIMEOUT_MS: '4000',
+    DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '8000',
+    DATABASE_KEEPALIVE_MS: '30000',
+    SQLITE_LOCK_TIMEOUT_MS: '250',
+    RESPONSE_TIMEOUT_MS: '5000',
+    REDIS_COMMAND_TIMEOUT_MS: '100',
+    METRICS_HOST: '10.0.0.5'
+  })
+  t.same(config, {
+    port: 8080,
+    host: '0.0.0.0',
+    database: {
+      url: 'sqlite:/var/lib/petstore.db',
+      sqliteSynchronous: 'NORMAL',
+      poolSize: 25,
+      connectTimeoutMs: 1500,
+      statementTimeoutMs: 4000,
+      idleInTransactionTimeoutMs: 8000,
+      keepAliveDelayMs: 30_000,
+      lockTimeoutMs: 250,
+      blockingWaitMs: 0,
+      idleCheckpointMs: 10_000
+    },
+    apiKeys: ['first-key-0123456789', 'second-key-0123456789'],
+    log: { level: 'warn', format: 'json' },
+    bodyLimit: 1024,
+    redisUrl: 'redis://127.0.0.1:6379/2',
+    redisCommandTimeoutMs: 100,
+    rateLimit: { perKey: 0, anonymous: 5 },
+    trustProxy: ['10.0.0.0/8', '192.168.1.1'],
+    timeouts: { requestMs: 5000, headersMs: 2000, keepAliveMs: 65_000, connectionMs: 60_000, shutdownGraceMs: 3000, responseMs: 5000 },
+    pressure: { maxEventLoopDelayMs: 0, maxEventLoopUtilization: 0.95, maxHeapUsedBytes: 1_000_000_000 },
+    responseCacheBytes: 512 * 1024,
+    metricsHost: '10.0.0.5',
+    metricsKeepAliveMs: 5000
+  })
+
+  t.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true)
+  t.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2, 'a hop count')
+  t.equal(loadConfig({}).metricsPort, undefined, 'metrics are off unless asked for')
+  t.equal(loadConfig({ METRICS_PORT: '9464' }).metricsPort, 9464)
+  t.equal(loadConfig({ DATABASE_URL: 'postgres://petstore@db.internal/petstore' }).database.url, 'postgres://petstore@db.internal/petstore')
+})
+
+t.test('a bad value stops the start with a message naming the variable', async (t) => {
+  const cases: Array<[Record<string, string>, RegExp]> = [
+    [{ PORT: 'eighty' }, /PORT must be integer/],
+    [{ PORT: '70000' }, /PORT must be <= 65535/],
+    [{ METRICS_PORT: 'yes' }, /METRICS_PORT must be integer/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be equal to one of the allowed values/],
+    [{ BODY_LIMIT: '0' }, /BODY_LIMIT must be >= 1/],
+    [{ SQLITE_SYNCHRONOUS: 'OFF' }, /SQLITE_SYNCHRONOUS must be equal to one of the allowed values/],
+    [{ DATABASE_URL: '' }, /DATABASE_URL must NOT have fewer than 1 characters/],
+    [{ DATABASE_POOL_SIZE: '0' }, /DATABASE_POOL_SIZE must be >= 1/],
+    [{ DATABASE_CONNECT_TIMEOUT_MS: 'soon' }, /DATABASE_CONNECT_TIMEOUT_MS must be integer/],
+    [{ DATABASE_STATEMENT_TIMEOUT_MS: '0' }, /DATABASE_STATEMENT_TIMEOUT_MS must be >= 100/],
+    [{ DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '-5' }, /DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS must be >= 100/],
+    [{ DATABASE_KEEPALIVE_MS: '10' }, /DATABASE_KEEPALIVE_MS must be >= 1000/],
+    [{ SQLITE_LOCK_TIMEOUT_MS: '120000' }, /SQLITE_LOCK_TIMEOUT_MS must be <= 60000/],
+    [{ RESPONSE_TIMEOUT_MS: '1.5' }, /RESPONSE_TIMEOUT_MS must be integer/],
+    [{ REDIS_COMMAND_TIMEOUT_MS: '0' }, /REDIS_COMMAND_TIMEOUT_MS must be >= 10/],
+    [{ METRICS_HOST: '' }, /METRICS_HOST must NOT have fewer than 1 characters/],
+    [{ PETSTORE_API_KEYS: 'short' }, /^PETSTORE_API_KEYS: each key must be at least 16 characters/],
+    [{ LOG_FORMAT: 'xml' }, /LOG_FORMAT must be equal to one of the allowed values/],
+    [{ REDIS_URL: 'localhost:6379' }, /REDIS_URL must match pattern/],
+    [{ RATE_LIMIT_MAX: '-1' }, /RATE_LIMIT_MAX must be >= 0/],
+    [{ RATE_LIMIT_ANON_MAX: '0' }, /RATE_LIMIT_ANON_MAX must be >= 1/],
+    [{ MAX_EVENT_LOOP_UTILIZATION: '1.5' }, /MAX_EVENT_LOOP_UTILIZATION must be <= 1/],
+    [{ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' }, /^HEADERS_TIMEOUT_MS must not be larger than REQUEST_TIMEOUT_MS$/]
+  ]
+  for (const [env, message] of cases) {
+    t.throws(() => loadConfig(env), { message }, JSON.stringify(env))
+  }
+})

@@ -1,0 +1,101 @@
+/**
+ * The same service on PostgreSQL: the same migrations and repository code through Kysely's
+ * PostgreSQL dialect. Each test makes its own database and drops it afterwards.
+ */
+import t from 'tap'
+import { buildApp, type AppOptions } from '../../src/app.ts'
+import { createApiKey } from '../../src/features/api-keys/repository.ts'
+import pg from 'pg'
+import { createPostgresDatabase, POSTGRES_ADMIN_URL, postgresSkipReason } from '../helpers/services.ts'
+import { AUTH, JSON_HEADERS, TEST_KEY, until } from '../helpers/app.ts'
+
+const skip = await postgresSkipReason()
+
+async function withApps (url: string, count: number, use: (...apps: Awaited<ReturnType<typeof buildApp>>[]) => Promise<void>, options: Partial<AppOptions> = {}) {
+  const apps = []
+  try {
+    for (let i = 0; i < count; i++) apps.push(await buildApp({ database: { url }, apiKeys: [TEST_KEY], ...options }))
+    await use(...apps)
+  } finally {
+    for (const app of apps) await app.close()
+  }
+}
+
+t.test('pets on PostgreSQL: create, int64 extremes, paging, get, persistence', { skip }, async (t) => {
+  const url = await createPostgresDatabase(t)
+  await withApps(url, 1, async (app) => {
+    for (const [i, categoryId] of ['1', '9007199254740991', '9007199254740993', '9223372036854775807'].entries()) {
+      const res = await app.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: `{"name":"pet ${i}","categoryId":${categoryId}${i % 2 === 0 ? ',"status":"sold"' : ''}}` })
+      t.equal(res.statusCode, 201)
+      t.equal(res.body, `{"id":${i + 1},"name":"pet ${i}","categoryId":${categoryId}${i % 2 === 0 ? ',"status":"sold"' : ''}}`)
+    }
+    const page = await app.inject({ url: '/v1/pets?limit=2&status=sold', headers: AUTH })
+    t.equal(page.body, '[{"id":1,"name":"pet 0","categoryId":1,"status":"sold"},{"id":3,"name":"pet 2","categoryId":9007199254740993,"status":"sold"}]')
+    t.equal(page.headers.link, undefined)
+    const first = await app.inject({ url: '/v1/pets?limit=3', headers: AUTH })
+    t.equal(first.headers.link, '</v1/pets?limit=3&cursor=Mw>; rel="next"')
+    const next = await app.inject({ url: '/v1/pets?limit=3&cursor=Mw', headers: AUTH })
+    t.equal(next.body, '[{"id":4,"name":"pet 3","categoryId":9223372036854775807}]')
+    const got = await app.inject({ url: '/v1/pets/4', headers: AUTH })
+    t.equal(got.statusCode, 200)
+    t.equal(got.headers.deprecation, '@1795305600')
+    t.equal((await app.inject({ url: '/v1/pets/9223372036854775807', headers: AUTH })).statusCode, 404)
+    t.equal((await app.inject({ url: '/readyz' })).statusCode, 200)
+  })
+  await withApps(url, 1, async (app) => {
+    const res = await app.inject({ url: '/v1/pets?limit=100', headers: AUTH })
+    t.equal(res.json().length, 4, 'a restart keeps everything')
+    const created = await app.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: { name: 'after', categoryId: 1 } })
+    t.equal(created.json().id, 5, 'ids go on from where they were')
+  })
+})
+
+t.test('several instances share one PostgreSQL: unique ids under concurrency, one key store', { skip }, async (t) => {
+  const url = await createPostgresDatabase(t)
+  await withApps(url, 2, async (a, b) => {
+    const responses = await Promise.all(Array.from({ length: 100 }, (_, i) =>
+      (i % 2 === 0 ? a : b).inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: { name: `pet ${i}`, categoryId: 1 } })))
+    t.ok(responses.every((res) => res.statusCode === 201))
+    const ids = responses.map((res) => res.json().id as number)
+    t.equal(new Set(ids).size, 100, '100 distinct ids')
+    const listed = await b.inject({ url: '/v1/pets?limit=100', headers: AUTH })
+    t.same(listed.json().map((pet: { id: number }) => pet.id), [...ids].sort((x, y) => x - y), 'each instance sees every pet, in id order')
+
+    const { key } = await createApiKey(a.db, 'shared')
+    await b.apiKeys.sync(b)
+    const headers = { authorization: `Bearer ${key}` }
+    t.equal((await b.inject({ url: '/v1/pets', headers })).statusCode, 200, 'a key made through one instance works on the other')
+  }, { apiKeys: [TEST_KEY], rateLimit: { perKey: 0, anonymous: 1000 } })
+})
+
+t.test('one Idempotency-Key sent 30 times at once to two instances makes exactly one record', { skip }, async (t) => {
+  const url = await createPostgresDatabase(t)
+  await withApps(url, 2, async (a, b) => {
+    const responses = await Promise.all(Array.from({ length: 30 }, (_, i) =>
+      (i % 2 === 0 ? a : b).inject({ method: 'POST', url: '/v1/pets', headers: { ...JSON_HEADERS, 'idempotency-key': 'two-instances' }, payload: { name: 'Rex', categoryId: 1 } })))
+    const statuses = responses.map((res) => res.statusCode)
+    t.ok(statuses.every((status) => status === 201 || status === 409), `201s and 409s only: ${statuses.join(' ')}`)
+    t.same(new Set(responses.filter((res) => res.statusCode === 201).map((res) => res.json().id)), new Set([1]), 'no second id')
+    t.equal((await a.db.selectFrom('pets').selectAll().execute()).length, 1)
+    const replay = await b.inject({ method: 'POST', url: '/v1/pets', headers: { ...JSON_HEADERS, 'idempotency-key': 'two-instances' }, payload: { name: 'Rex', categoryId: 1 } })
+    t.equal(replay.headers['idempotent-replayed'], 'true', 'either instance replays it afterwards')
+  }, { rateLimit: { perKey: 0, anonymous: 1000 } })
+})
+
+t.test('a PostgreSQL connection killed under the service does not crash it', { skip }, async (t) => {
+  const url = await createPostgresDatabase(t)
+  const warnings: string[] = []
+  await withApps(url, 1, async (app) => {
+    t.equal((await app.inject({ url: '/readyz' })).statusCode, 200)
+    // Ends every connection of this database from the server side, as a restart would.
+    const name = new URL(url).pathname.slice(1)
+    const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL })
+    await admin.connect()
+    await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name])
+    await admin.end()
+    await until(() => warnings.join('').includes('database connection lost'), 'the pool to notice')
+    t.equal((await app.inject({ url: '/readyz' })).statusCode, 200, 'the pool reconnects')
+    t.equal((await app.inject({ url: '/v1/pets', headers: AUTH })).statusCode, 200)
+  }, { logger: { level: 'warn', stream: { write: (line: string) => { warnings.push(line) } } } })
+  t.match(warnings.join(''), /database connection lost/, 'the lost connection is logged')
+})

@@ -1,0 +1,58 @@
+/**
+ * The key ring's once-a-second sync: revocation keeps working while writing key use
+ * fails, syncs never overlap, and failures that go on are logged loudly.
+ */
+import { Writable } from 'node:stream'
+import { sql } from 'kysely'
+import t from 'tap'
+import type { FastifyInstance } from 'fastify'
+import { createApiKey } from '../../../src/features/api-keys/repository.ts'
+import { build, TEST_DATABASE, until } from '../../helpers/app.ts'
+
+/** From now on, recording a key's last use fails, as on a full disk or a read-only replica. */
+async function breakKeyUseWrites (app: FastifyInstance) {
+  if (TEST_DATABASE === 'sqlite') {
+    await sql`create trigger no_key_use before update of last_used_at on api_keys begin select raise(abort, 'disk full'); end`.execute(app.db)
+  } else {
+    await sql`create function no_key_use() returns trigger language plpgsql as $$ begin raise exception 'disk full'; end $$`.execute(app.db)
+    await sql`create trigger no_key_use before update of last_used_at on api_keys for each row execute function no_key_use()`.execute(app.db)
+  }
+}
+
+t.test('a revoked key is refused even while writing key use fails', async (t) => {
+  const app = await build(t, { apiKeys: [], keySyncIntervalMs: 60_000 })
+  const { key } = await createApiKey(app.db, 'doomed')
+  await app.apiKeys.sync(app)
+  const headers = { authorization: `Bearer ${key}` }
+  t.equal((await app.inject({ url: '/v1/pets', headers })).statusCode, 200, 'the key works, and its use waits to be written')
+  await breakKeyUseWrites(app)
+  await app.db.updateTable('api_keys').set({ revoked_at: new Date().toISOString() }).execute()
+  await t.rejects(app.apiKeys.sync(app), /disk full/, 'the write fails, and says so')
+  t.equal((await app.inject({ url: '/v1/pets', headers })).statusCode, 401, 'yet the keys were reloaded')
+})
+
+t.test('syncs never overlap: a sync asked for while one runs shares it', async (t) => {
+  const app = await build(t, { keySyncIntervalMs: 60_000 })
+  const first = app.apiKeys.sync(app)
+  t.equal(app.apiKeys.sync(app), first)
+  await first
+  t.not(app.apiKeys.sync(app), first, 'once it is done, the next one is new')
+})
+
+t.test('syncs that keep failing are logged loudly', async (t) => {
+  const lines: Array<{ level: number, msg: string, failures?: number }> = []
+  const stream = new Writable({ write (chunk, _encoding, done) { lines.push(JSON.parse(chunk.toString())); done() } })
+  const app = await build(t, { apiKeys: [], keySyncIntervalMs: 10, logger: { level: 'warn', stream } })
+  const { key } = await createApiKey(app.db, 'busy')
+  await app.apiKeys.sync(app)
+  await breakKeyUseWrites(app)
+  // Each use leaves a last-use time to write, so each sync fails.
+  await until(async () => {
+    await app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${key}` } })
+    return lines.some((line) => line.level >= 50)
+  }, 'an error-level line')
+  const loud = lines.find((line) => line.level >= 50)!
+  t.equal(loud.failures, 5)
+  t.match(loud.msg, /^API key sync has failed 5 times in a row/)
+  t.equal(lines.filter((line) => line.level === 40 && line.msg === 'could not sync API keys').length >= 4, true, 'each failure before it is a warning')
+})

@@ -1,0 +1,43 @@
+/**
+ * Prometheus metrics: what they count and how they are labelled, that nothing a client
+ * wrote reaches a label, and that they stay off the API port.
+ */
+import t from 'tap'
+import { AUTH, build, JSON_HEADERS, TEST_DATABASE, TEST_KEY } from '../../helpers/app.ts'
+
+t.test('metrics count requests by operation, rate-limit refusals and queries; labels hold nothing a client wrote', async (t) => {
+  const app = await build(t, { metrics: true, rateLimit: { perKey: 100, anonymous: 1 } })
+  await app.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: { name: 'Rex', categoryId: 1 } })
+  await app.inject({ url: '/v1/pets?limit=5', headers: AUTH })
+  await app.inject({ url: '/v1/pets?api_key=secret-in-the-query', headers: AUTH })
+  await app.inject({ url: '/v1/pets/1', headers: AUTH })
+  await app.inject({ url: '/v1/pets/999', headers: AUTH })
+  await app.inject({ url: '/v1/pets', headers: { authorization: 'Bearer wrong-key' } })
+  await app.inject({ url: '/v1/pets', headers: { authorization: 'Bearer wrong-key' } })
+  const text = await app.prometheus!.registry.metrics()
+
+  const count = (labels: string) => Number(new RegExp(`^http_request_duration_seconds_count\\{${labels}\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0)
+  t.equal(count('method="POST",operation="createPet",status_class="2xx"'), 1)
+  t.equal(count('method="GET",operation="listPets",status_class="2xx"'), 1)
+  t.equal(count('method="GET",operation="getPet",status_class="2xx"'), 1)
+  t.equal(count('method="GET",operation="getPet",status_class="4xx"'), 1)
+  t.equal(count('method="GET",operation="listPets",status_class="4xx"'), 3, 'the 400, the 401 and the 429')
+  t.match(text, /^rate_limit_refusals_total\{limit="address"\} 1$/m)
+  t.match(text, /^db_query_duration_seconds_count\{outcome="ok"\} [1-9]\d*$/m)
+  t.match(text, /^process_resident_memory_bytes \d+/m)
+  t.match(text, /^nodejs_heap_size_used_bytes \d+/m)
+  if (TEST_DATABASE === 'postgres') t.match(text, /^db_pool_connections\{state="total"\} \d+$/m)
+  for (const leak of ['secret-in-the-query', 'wrong-key', TEST_KEY, 'limit=5', '/v1/pets/999', '127.0.0.1']) {
+    t.notMatch(text, leak, `no ${leak} in any label`)
+  }
+})
+
+t.test('without METRICS_PORT nothing is collected, and the API port never serves metrics', async (t) => {
+  const off = await build(t)
+  t.equal(off.prometheus, undefined)
+  const on = await build(t, { metrics: true })
+  for (const app of [off, on]) {
+    const res = await app.inject({ url: '/metrics' })
+    t.equal(res.statusCode, 404)
+  }
+})

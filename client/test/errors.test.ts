@@ -7,7 +7,8 @@
 import t, { type Test } from 'tap'
 import { PetstoreError, type PetstoreErrorCode } from '../src/index.ts'
 import { handlers } from '../../src/features/handlers.ts'
-import { AUTH, until } from '../../test/helpers/app.ts'
+import { AUTH } from '../../test/helpers/app.ts'
+import { until } from '../../test/helpers/until.ts'
 import { clientOf, count, listening } from './server.ts'
 
 /** A fetch that keeps the last answer's request id and Retry-After. */

@@ -7,7 +7,9 @@ import t from 'tap'
 import { parse, stringify } from 'yaml'
 import { ApiDocument, apiDocument } from '../../src/contract/document.ts'
 import { handlers } from '../../src/features/handlers.ts'
-import { AUTH, build, errorBody, JSON_HEADERS, until } from '../helpers/app.ts'
+import { AUTH, build, JSON_HEADERS } from '../helpers/app.ts'
+import { errorBody } from '../helpers/answers.ts'
+import { until } from '../helpers/until.ts'
 
 const fixture = ApiDocument.read(new URL('../fixtures/stability.yaml', import.meta.url))
 

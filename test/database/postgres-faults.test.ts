@@ -12,7 +12,9 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify'
 import type { Test } from 'tap'
 import { hashKey } from '../../src/features/api-keys/key-material.ts'
 import { faultProxy } from '../helpers/fault-proxy.ts'
-import { AUTH, build, errorBody, JSON_HEADERS, TEST_KEY, until } from '../helpers/app.ts'
+import { AUTH, build, JSON_HEADERS, TEST_KEY } from '../helpers/app.ts'
+import { errorBody } from '../helpers/answers.ts'
+import { until } from '../helpers/until.ts'
 import { createPostgresDatabase, POSTGRES_ADMIN_URL, postgresSkipReason } from '../helpers/services.ts'
 
 const skip = await postgresSkipReason()

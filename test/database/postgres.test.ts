@@ -7,7 +7,8 @@ import { buildApp, type AppOptions } from '../../src/app.ts'
 import { createApiKey } from '../../src/features/api-keys/repository.ts'
 import pg from 'pg'
 import { createPostgresDatabase, POSTGRES_ADMIN_URL, postgresSkipReason } from '../helpers/services.ts'
-import { AUTH, JSON_HEADERS, TEST_KEY, until } from '../helpers/app.ts'
+import { AUTH, JSON_HEADERS, TEST_KEY } from '../helpers/app.ts'
+import { until } from '../helpers/until.ts'
 
 const skip = await postgresSkipReason()
 

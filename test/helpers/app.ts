@@ -34,25 +34,3 @@ export async function build (t: Test, options: Partial<AppOptions> = {}) {
   t.teardown(() => app.close())
   return app
 }
-
-export function errorBody (code: string, message: string, status: number) {
-  return { code, message, status }
-}
-
-/**
- * Waits until `condition` holds, checking often, and fails only past a generous ceiling:
- * tests wait for what they expect instead of racing a clock on a busy machine.
- */
-export async function until (condition: () => boolean | Promise<boolean>, what: string, ceilingMs = 20_000): Promise<void> {
-  const start = Date.now()
-  while (!await condition()) {
-    if (Date.now() - start > ceilingMs) throw new Error(`timed out after ${ceilingMs} ms waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
-
-/**
- * What `Number()` would take for an integer but a query or path parameter must refuse:
- * integers are decimal digits only (URL-encoded as a query string carries them).
- */
-export const NOT_DECIMAL_DIGITS = ['Infinity', '-Infinity', '1e400', '1e1', '0x10', '%2B5', '+5', '%205', '5%20', '5.0'] as const

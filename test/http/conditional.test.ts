@@ -5,7 +5,8 @@
  */
 import t from 'tap'
 import { noneMatch } from '../../src/http/conditional.ts'
-import { AUTH, build, errorBody, JSON_HEADERS } from '../helpers/app.ts'
+import { AUTH, build, JSON_HEADERS } from '../helpers/app.ts'
+import { errorBody } from '../helpers/answers.ts'
 
 const TAG = /^"[A-Za-z0-9_-]+"$/
 

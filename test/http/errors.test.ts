@@ -2,7 +2,8 @@ import type { AddressInfo } from 'node:net'
 import { connect } from 'node:net'
 import t from 'tap'
 import { API_SECURITY_HEADERS } from '../../src/http/security-headers.ts'
-import { AUTH, build, errorBody } from '../helpers/app.ts'
+import { AUTH, build } from '../helpers/app.ts'
+import { errorBody } from '../helpers/answers.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 

@@ -1,5 +1,7 @@
 import t from 'tap'
-import { AUTH, build, errorBody, until } from '../helpers/app.ts'
+import { AUTH, build } from '../helpers/app.ts'
+import { errorBody } from '../helpers/answers.ts'
+import { until } from '../helpers/until.ts'
 
 // The sampling interval stays above the event-loop-delay histogram's 10 ms resolution: an
 // interval without a sample reads as an infinite delay.

@@ -10,7 +10,7 @@ import { Agent } from 'node:http'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import t, { type Test } from 'tap'
-import { until } from '../helpers/app.ts'
+import { until } from '../helpers/until.ts'
 import { builtServer, CHILD_ENV, postPet, tempDir, tryConnect, type Outcome } from '../helpers/process.ts'
 
 const KEY = 'npm-start-signals-key-not-secret'

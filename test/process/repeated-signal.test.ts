@@ -9,7 +9,7 @@ import { connect, type Socket } from 'node:net'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import t, { type Test } from 'tap'
-import { until } from '../helpers/app.ts'
+import { until } from '../helpers/until.ts'
 import { startServer, tempDir } from '../helpers/process.ts'
 
 const KEY = 'repeated-signal-key-not-a-secret'

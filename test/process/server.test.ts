@@ -8,7 +8,7 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:
 import { connect, createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
-import { until } from '../helpers/app.ts'
+import { until } from '../helpers/until.ts'
 import { CHILD_ENV, startServer, tempDir, tryConnect } from '../helpers/process.ts'
 
 const root = new URL('../..', import.meta.url)

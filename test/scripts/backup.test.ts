@@ -7,7 +7,7 @@ import { Agent } from 'node:http'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import t, { type Test } from 'tap'
-import { until } from '../helpers/app.ts'
+import { until } from '../helpers/until.ts'
 import { postPet, runScript, startServer, tempDir, type Outcome, type ServerProcess } from '../helpers/process.ts'
 
 const KEY = 'backup-test-key-not-a-real-secret'

@@ -3,7 +3,7 @@ import t from 'tap'
 import { buildApp } from '../../src/app.ts'
 import { DEFAULTS } from '../../src/config/defaults.ts'
 import { connect } from '../../src/database/connect.ts'
-import { until } from '../helpers/app.ts'
+import { until } from '../helpers/until.ts'
 import { runScript, tempDir } from '../helpers/process.ts'
 
 function keys (databaseUrl: string, ...args: string[]) {

@@ -1,6 +1,7 @@
 import t from 'tap'
 import { createApiKey } from '../../../src/features/api-keys/repository.ts'
-import { build, errorBody, TEST_KEY } from '../../helpers/app.ts'
+import { build, TEST_KEY } from '../../helpers/app.ts'
+import { errorBody } from '../../helpers/answers.ts'
 
 const CHALLENGE = 'Bearer realm="petstore"'
 const INVALID_TOKEN = 'Bearer realm="petstore", error="invalid_token"'

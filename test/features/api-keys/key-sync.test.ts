@@ -7,7 +7,8 @@ import { sql } from 'kysely'
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { createApiKey } from '../../../src/features/api-keys/repository.ts'
-import { build, TEST_DATABASE, until } from '../../helpers/app.ts'
+import { build, TEST_DATABASE } from '../../helpers/app.ts'
+import { until } from '../../helpers/until.ts'
 
 /** From now on, recording a key's last use fails, as on a full disk or a read-only replica. */
 async function breakKeyUseWrites (app: FastifyInstance) {

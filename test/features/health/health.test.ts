@@ -1,5 +1,6 @@
 import t from 'tap'
-import { build, errorBody } from '../../helpers/app.ts'
+import { build } from '../../helpers/app.ts'
+import { errorBody } from '../../helpers/answers.ts'
 
 t.test('/healthz and /readyz answer ok without a key', async (t) => {
   const app = await build(t)

@@ -6,7 +6,8 @@
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
 import { deleteExpiredAnswers } from '../../../src/features/idempotency/repository.ts'
-import { AUTH, build, errorBody, JSON_HEADERS } from '../../helpers/app.ts'
+import { AUTH, build, JSON_HEADERS } from '../../helpers/app.ts'
+import { errorBody } from '../../helpers/answers.ts'
 
 const OTHER_KEY = 'second-test-key-not-a-secret-00'
 

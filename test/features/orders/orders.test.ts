@@ -5,7 +5,9 @@
 import t from 'tap'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { sql } from 'kysely'
-import { AUTH, build, errorBody, JSON_HEADERS, NOT_DECIMAL_DIGITS } from '../../helpers/app.ts'
+import { AUTH, build, JSON_HEADERS } from '../../helpers/app.ts'
+import { errorBody } from '../../helpers/answers.ts'
+import { NOT_DECIMAL_DIGITS } from '../../helpers/inputs.ts'
 
 const ORDERS = '/v1/store/orders'
 

@@ -1,5 +1,6 @@
 import t from 'tap'
-import { build, errorBody, JSON_HEADERS, AUTH } from '../../helpers/app.ts'
+import { build, JSON_HEADERS, AUTH } from '../../helpers/app.ts'
+import { errorBody } from '../../helpers/answers.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 

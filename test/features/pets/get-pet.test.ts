@@ -1,5 +1,6 @@
 import t from 'tap'
-import { AUTH, build, errorBody, JSON_HEADERS } from '../../helpers/app.ts'
+import { AUTH, build, JSON_HEADERS } from '../../helpers/app.ts'
+import { errorBody } from '../../helpers/answers.ts'
 
 const SUNSET = Date.UTC(2030, 11, 5)
 const DEPRECATION_HEADERS = {

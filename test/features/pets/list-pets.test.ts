@@ -1,6 +1,8 @@
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { AUTH, build, errorBody, JSON_HEADERS, NOT_DECIMAL_DIGITS } from '../../helpers/app.ts'
+import { AUTH, build, JSON_HEADERS } from '../../helpers/app.ts'
+import { errorBody } from '../../helpers/answers.ts'
+import { NOT_DECIMAL_DIGITS } from '../../helpers/inputs.ts'
 
 const STATUSES = ['available', 'pending', 'sold', undefined] as const
 

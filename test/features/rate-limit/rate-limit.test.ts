@@ -1,5 +1,6 @@
 import t from 'tap'
-import { AUTH, build, errorBody, TEST_KEY } from '../../helpers/app.ts'
+import { AUTH, build, TEST_KEY } from '../../helpers/app.ts'
+import { errorBody } from '../../helpers/answers.ts'
 
 const OTHER_KEY = 'second-test-key-not-a-secret-00'
 const ADDRESS_LIMITED = (limit: number) => errorBody('rate_limited', `Rate limit of ${limit} requests per 60 s without a valid key from this address exceeded; retry in 60 s`, 429)

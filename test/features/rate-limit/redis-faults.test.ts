@@ -11,7 +11,9 @@ import t, { type Test } from 'tap'
 import { buildApp } from '../../../src/app.ts'
 import { hashKey } from '../../../src/features/api-keys/key-material.ts'
 import { faultProxy, type FaultProxy } from '../../helpers/fault-proxy.ts'
-import { build, errorBody, until } from '../../helpers/app.ts'
+import { build } from '../../helpers/app.ts'
+import { errorBody } from '../../helpers/answers.ts'
+import { until } from '../../helpers/until.ts'
 import { REDIS_URL, redisSkipReason } from '../../helpers/services.ts'
 
 const skip = await redisSkipReason()

@@ -9,7 +9,8 @@ import { PetstoreError, type PetstoreErrorCode } from '../src/index.ts'
 import { handlers } from '../../src/features/handlers.ts'
 import { AUTH } from '../../test/helpers/app.ts'
 import { until } from '../../test/helpers/until.ts'
-import { clientOf, count, listening } from './server.ts'
+import { clientOf, listening } from './server.ts'
+import { rowCount } from '../../test/helpers/store.ts'
 
 /** A fetch that keeps the last answer's request id and Retry-After. */
 function watching () {
@@ -80,7 +81,7 @@ t.test('413 payload_too_large, and nothing stored', async (t) => {
   const { seen, fetch } = watching()
   await rejectsWith(t, clientOf(baseUrl, { fetch }).createPet({ name: 'n'.repeat(150), categoryId: 1 }), () =>
     ({ status: 413, code: 'payload_too_large', message: 'Request body is too large', requestId: seen.requestId }))
-  t.equal(await count(app, 'pets'), 0)
+  t.equal(await rowCount(app, 'pets'), 0)
 })
 
 t.test('500 internal_error carries the request id its message quotes', async (t) => {
@@ -129,7 +130,7 @@ t.test('503 unavailable: retried after its Retry-After, then thrown', async (t) 
     retryAfter: 5
   }))
   t.strictSame(waits, [5000])
-  t.equal(await count(app, 'pets'), 0)
+  t.equal(await rowCount(app, 'pets'), 0)
 })
 
 t.test('an answer without the Error body (a proxy in front) is unexpected_response', async (t) => {

@@ -4,7 +4,8 @@
  */
 import t from 'tap'
 import { sql } from 'kysely'
-import { clientOf, collect, count, listening } from './server.ts'
+import { clientOf, collect, listening } from './server.ts'
+import { rowCount } from '../../test/helpers/store.ts'
 
 t.test('placeOrder answers the order, defaults applied; shipDate comes back as sent', async (t) => {
   const { baseUrl } = await listening(t)
@@ -24,7 +25,7 @@ t.test('listOrders pages through every order; cancelOrder removes one; listOrder
   t.strictSame(await collect(client.listOrders({ limit: 5 })), placed)
 
   t.equal(await client.cancelOrder(placed[4]!.id), undefined, 'resolves with nothing on 204')
-  t.equal(await count(app, 'orders'), 11)
+  t.equal(await rowCount(app, 'orders'), 11)
   const left = placed.filter((_order, i) => i !== 4)
   const first = await client.listOrdersPage({ limit: 10 })
   t.strictSame(first.items, left.slice(0, 10))

@@ -5,7 +5,8 @@
 import t from 'tap'
 import { sql } from 'kysely'
 import type { PetStatus } from '../src/index.ts'
-import { clientOf, collect, count, listening } from './server.ts'
+import { clientOf, collect, listening } from './server.ts'
+import { rowCount } from '../../test/helpers/store.ts'
 
 const STATUSES: PetStatus[] = ['available', 'pending', 'sold']
 
@@ -95,5 +96,5 @@ t.test('a number past 2^53 has already lost digits: refused before anything is s
   await t.rejects(client.createPet({ name: 'Rounded', categoryId: 2 ** 53 + 2 }), new RangeError(
     `body.categoryId is ${2 ** 53 + 2}, beyond 2^53 and so already rounded: pass it as a bigint`))
   await t.rejects(client.getPet(2 ** 60), new RangeError(`petId is ${2 ** 60}, beyond 2^53 and so already rounded: pass it as a bigint`))
-  t.equal(await count(app, 'pets'), 0)
+  t.equal(await rowCount(app, 'pets'), 0)
 })

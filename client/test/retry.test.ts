@@ -7,7 +7,8 @@
 import t from 'tap'
 import { PetstoreError } from '../src/index.ts'
 import { backoffMs } from '../src/retry.ts'
-import { clientOf, collect, count, listening } from './server.ts'
+import { clientOf, collect, listening } from './server.ts'
+import { rowCount } from '../../test/helpers/store.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
@@ -39,14 +40,14 @@ t.test('a create whose answer is lost is retried with the same Idempotency-Key: 
   t.equal(pets.keys.length, 2)
   t.match(pets.keys[0], UUID, 'a generated key')
   t.equal(pets.keys[1], pets.keys[0], 'the retry carries the same key')
-  t.equal(await count(app, 'pets'), 1)
+  t.equal(await rowCount(app, 'pets'), 1)
   t.strictSame(await collect(clientOf(baseUrl).listPets()), [pet])
 
   const orders = losing(2)
   const order = await clientOf(baseUrl, { fetch: orders.fetch }).placeOrder({ petId: 1 }, { idempotencyKey: 'order-rex' })
   t.strictSame(order, { id: 1, petId: 1, quantity: 1, complete: false })
   t.strictSame(orders.keys, ['order-rex', 'order-rex', 'order-rex'], 'the given key, on every attempt')
-  t.equal(await count(app, 'orders'), 1)
+  t.equal(await rowCount(app, 'orders'), 1)
 })
 
 t.test('two creates are two records: each call has a key of its own', async (t) => {
@@ -55,7 +56,7 @@ t.test('two creates are two records: each call has a key of its own', async (t) 
   const client = clientOf(baseUrl, { fetch: (request) => { keys.push(request.headers.get('idempotency-key')); return globalThis.fetch(request) } })
   await client.createPet({ name: 'Rex', categoryId: 1 })
   await client.createPet({ name: 'Rex', categoryId: 1 })
-  t.equal(await count(app, 'pets'), 2)
+  t.equal(await rowCount(app, 'pets'), 2)
   t.not(keys[0], keys[1])
 })
 

@@ -21,12 +21,6 @@ export function clientOf (baseUrl: string, options: Partial<PetstoreClientOption
   return createPetstoreClient({ baseUrl, apiKey: TEST_KEY, retry: { minDelayMs: 1, maxDelayMs: 5 }, ...options })
 }
 
-/** Rows in a table, counted in the database itself. */
-export async function count (app: Awaited<ReturnType<typeof listening>>['app'], table: 'pets' | 'orders'): Promise<number> {
-  const row = await app.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()
-  return Number(row.n)
-}
-
 /** Every item an async iterable yields, in order. */
 export async function collect<T> (items: AsyncIterable<T>): Promise<T[]> {
   const all: T[] = []

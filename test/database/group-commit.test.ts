@@ -12,6 +12,7 @@ import type { Database } from '../../src/database/schema.ts'
 import { createPet } from '../../src/features/pets/repository.ts'
 import { placeOrder } from '../../src/features/orders/repository.ts'
 import { TEST_DATABASE, testDatabaseUrl } from '../helpers/app.ts'
+import { rowCount } from '../helpers/store.ts'
 
 const sqlite = TEST_DATABASE === 'sqlite'
 
@@ -24,15 +25,12 @@ async function database (t: Parameters<typeof testDatabaseUrl>[0]): Promise<{ db
   return { db, statements }
 }
 
-const count = async (db: Kysely<Database>, table: 'pets' | 'orders') =>
-  Number((await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
-
 t.test('writes that arrive together are committed together, each with its own answer', async (t) => {
   const { db, statements } = await database(t)
   const pets = await Promise.all(Array.from({ length: 20 }, (_, i) => createPet(db, { name: `Pet ${i}`, categoryId: i })))
   t.same(pets.map((pet) => pet.name), Array.from({ length: 20 }, (_, i) => `Pet ${i}`), 'each create gets its own pet back')
   t.equal(new Set(pets.map((pet) => pet.id)).size, 20, 'with its own id')
-  t.equal(await count(db, 'pets'), 20, 'all stored')
+  t.equal(await rowCount({ db }, 'pets'), 20, 'all stored')
   const begins = statements.filter((statement) => statement.startsWith('begin')).length
   t.equal(begins, sqlite ? 1 : 0, sqlite ? 'one transaction, one commit, for all twenty' : 'PostgreSQL writes at once')
 })
@@ -52,7 +50,7 @@ t.test('a write that fails in a group fails alone', async (t) => {
     { status: 'fulfilled', value: undefined },
     { status: 'fulfilled', value: { petId: pet.id, quantity: 2 } }
   ])
-  t.equal(await count(db, 'orders'), 2, 'the others are stored')
+  t.equal(await rowCount({ db }, 'orders'), 2, 'the others are stored')
 })
 
 t.test('when the group\'s transaction fails, no write of it is acknowledged or kept', { skip: !sqlite && 'SQLite only: PostgreSQL does not group' }, async (t) => {
@@ -64,7 +62,7 @@ t.test('when the group\'s transaction fails, no write of it is acknowledged or k
     createPet(db, { name: 'Third', categoryId: 1 })
   ])
   t.same(outcomes.map((outcome) => outcome.status), ['rejected', 'rejected', 'rejected'])
-  t.equal(await count(db, 'pets'), 0, 'nothing was kept')
+  t.equal(await rowCount({ db }, 'pets'), 0, 'nothing was kept')
   t.equal((await createPet(db, { name: 'After', categoryId: 1 })).name, 'After', 'and the next group works')
 })
 
@@ -74,5 +72,5 @@ t.test('inside a transaction, a write runs at once, in it', async (t) => {
     const pet = await createPet(trx, { name: 'Inside', categoryId: 1 })
     t.equal(pet.name, 'Inside')
   })
-  t.equal(await count(db, 'pets'), 1)
+  t.equal(await rowCount({ db }, 'pets'), 1)
 })

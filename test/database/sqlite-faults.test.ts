@@ -14,6 +14,7 @@ import { errorBody } from '../helpers/answers.ts'
 import { until } from '../helpers/until.ts'
 import { holdWriteLock } from '../helpers/lock-holder.ts'
 import { runScript, tempDir } from '../helpers/process.ts'
+import { rowCount } from '../helpers/store.ts'
 
 const UNAVAILABLE = errorBody('unavailable', 'The database is not available right now; retry after the Retry-After delay', 503)
 
@@ -24,10 +25,6 @@ function capture () {
 
 const newPet = (name: string, headers: Record<string, string> = {}) =>
   ({ method: 'POST' as const, url: '/v1/pets', headers: { ...JSON_HEADERS, ...headers }, payload: { name, categoryId: 1 } })
-
-async function countPets (app: Awaited<ReturnType<typeof build>>): Promise<number> {
-  return Number((await app.db.selectFrom('pets').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
-}
 
 t.test('a write waits for a lock another process holds, while other requests are answered', async (t) => {
   const file = join(tempDir(t), 'petstore.db')
@@ -44,7 +41,7 @@ t.test('a write waits for a lock another process holds, while other requests are
   await holder.release()
   const res = await create
   t.equal(res.statusCode, 201, 'and goes through once the lock is free')
-  t.equal(await countPets(app), 1)
+  t.equal(await rowCount(app, 'pets'), 1)
 })
 
 t.test('a lock held past SQLITE_LOCK_TIMEOUT_MS is a 503 with Retry-After, nothing is written, and the log says why', async (t) => {
@@ -69,7 +66,7 @@ t.test('a lock held past SQLITE_LOCK_TIMEOUT_MS is a 503 with Retry-After, nothi
   const retried = await app.inject(newPet('idempotent', { 'idempotency-key': 'locked-1' }))
   t.equal(retried.statusCode, 201, 'the retry with the same key goes through')
   t.equal(retried.headers['idempotent-replayed'], undefined, 'as a first answer: the 503 kept nothing')
-  t.equal(await countPets(app), 1)
+  t.equal(await rowCount(app, 'pets'), 1)
 })
 
 t.test('a full database is a 503, the log names the real cause, and writes resume once there is room', async (t) => {
@@ -96,7 +93,7 @@ t.test('a full database is a 503, the log names the real cause, and writes resum
   const logged = log.lines.join('')
   t.match(logged, /database or disk is full/, 'the log names the real cause')
   t.notMatch(logged, /no transaction is active/, 'not an error from cleaning up after it')
-  const stored = await countPets(app)
+  const stored = await rowCount(app, 'pets')
   t.equal(stored, 1 + answers.filter((res) => res.statusCode === 201).length, 'every 201 is stored, nothing else')
 
   await sql`pragma max_page_count = 1073741823`.execute(app.db)

@@ -9,7 +9,8 @@ import { LosslessNumber } from 'lossless-json'
 import t from 'tap'
 import { encodeCursor } from '../../src/contract/paging.ts'
 import { invalidObject, invalidValue, valid, type Schema } from './arbitraries.ts'
-import { AUTH, caseCount, JSON_HEADERS, json, KEY, makeApp, numRuns, rowCount, schemaOf, seed, send, timeoutMs, walk } from './harness.ts'
+import { AUTH, caseCount, JSON_HEADERS, json, KEY, makeApp, numRuns, schemaOf, seed, send, timeoutMs, walk } from './harness.ts'
+import { rowCount } from '../helpers/store.ts'
 
 const newPet = schemaOf('createPet').body!
 const listQuery = schemaOf('listPets').querystring!

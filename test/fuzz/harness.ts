@@ -64,11 +64,6 @@ export async function send (app: FastifyInstance, operationId: string | undefine
   return response
 }
 
-/** Rows in a table, to prove a refused request changed nothing. */
-export async function rowCount (app: FastifyInstance, table: 'pets' | 'orders'): Promise<number> {
-  return Number((await app.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
-}
-
 /** JSON text for a value that may hold BigInts or raw numbers such as 1e400. */
 export const json = (value: unknown) => stringify(value) as string
 

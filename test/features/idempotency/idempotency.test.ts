@@ -8,11 +8,9 @@ import t from 'tap'
 import { deleteExpiredAnswers } from '../../../src/features/idempotency/repository.ts'
 import { AUTH, build, JSON_HEADERS } from '../../helpers/app.ts'
 import { errorBody } from '../../helpers/answers.ts'
+import { rowCount } from '../../helpers/store.ts'
 
 const OTHER_KEY = 'second-test-key-not-a-secret-00'
-
-const count = async (app: FastifyInstance, table: 'pets' | 'orders' | 'idempotency_keys') =>
-  Number((await app.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
 
 const post = (app: FastifyInstance, url: string, key: string, payload: string, headers: Record<string, string> = JSON_HEADERS) =>
   app.inject({ method: 'POST', url, headers: { ...headers, 'idempotency-key': key }, payload })
@@ -30,13 +28,13 @@ t.test('a retry gets the first answer again, byte for byte, and creates nothing'
   t.equal(retry.headers['content-type'], 'application/json; charset=utf-8')
   t.equal(retry.headers['cache-control'], 'no-store')
   t.equal(retry.body, first.body)
-  t.equal(await count(app, 'pets'), 1)
+  t.equal(await rowCount(app, 'pets'), 1)
 
   const order = await post(app, '/v1/store/orders', 'order-1', '{"petId":1}')
   const orderRetry = await post(app, '/v1/store/orders', 'order-1', '{"petId":1,"quantity":1,"complete":false}')
   t.equal(orderRetry.headers['idempotent-replayed'], 'true', 'fields given as their defaults are the same request')
   t.equal(orderRetry.body, order.body)
-  t.equal(await count(app, 'orders'), 1)
+  t.equal(await rowCount(app, 'orders'), 1)
 })
 
 t.test('the same key with another request is 422, and creates nothing', async (t) => {
@@ -52,8 +50,8 @@ t.test('the same key with another request is 422, and creates nothing', async (t
     t.equal(res.headers['cache-control'], 'no-store')
     t.same(res.json(), errorBody('idempotency_key_reused', 'This Idempotency-Key was used for a different request; use a new key for a new request', 422))
   }
-  t.equal(await count(app, 'pets'), 1)
-  t.equal(await count(app, 'orders'), 0)
+  t.equal(await rowCount(app, 'pets'), 1)
+  t.equal(await rowCount(app, 'orders'), 0)
 })
 
 t.test('two API keys using the same idempotency key never collide', async (t) => {
@@ -74,7 +72,7 @@ t.test('30 concurrent requests with one key make exactly one record', async (t) 
   t.equal(created.length + busy.length, 30, 'each is a 201 (first or replayed) or a 409')
   t.same(new Set(created.map((res) => res.json().id)), new Set([1]), 'no second id')
   for (const res of busy) t.same(res.json(), errorBody('idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry after it finishes', 409))
-  t.equal(await count(app, 'pets'), 1)
+  t.equal(await rowCount(app, 'pets'), 1)
   const after = await post(app, '/v1/pets', 'burst', '{"name":"Rex","categoryId":1}')
   t.equal(after.headers['idempotent-replayed'], 'true', 'once it is done, a retry replays')
 })
@@ -85,10 +83,10 @@ t.test('a request that fails is not kept: corrected, it goes through with the sa
   t.equal(invalid.statusCode, 400)
   const noPet = await post(app, '/v1/store/orders', 'fix-order', '{"petId":7}')
   t.equal(noPet.statusCode, 400)
-  t.equal(await count(app, 'idempotency_keys'), 0)
+  t.equal(await rowCount(app, 'idempotency_keys'), 0)
   t.equal((await post(app, '/v1/pets', 'fix-me', '{"name":"Rex","categoryId":1}')).statusCode, 201)
   t.equal((await post(app, '/v1/store/orders', 'fix-order', '{"petId":1}')).statusCode, 201)
-  t.equal(await count(app, 'idempotency_keys'), 2)
+  t.equal(await rowCount(app, 'idempotency_keys'), 2)
 })
 
 t.test('a malformed key is a 400 naming the header', async (t) => {
@@ -98,7 +96,7 @@ t.test('a malformed key is a 400 naming the header', async (t) => {
     t.equal(res.statusCode, 400, JSON.stringify(key))
     t.same(res.json(), errorBody('invalid_request', 'headers/idempotency-key must be 1 to 255 visible ASCII characters', 400))
   }
-  t.equal(await count(app, 'pets'), 0)
+  t.equal(await rowCount(app, 'pets'), 0)
   t.equal((await post(app, '/v1/pets', 'x'.repeat(255), '{"name":"Rex","categoryId":1}')).statusCode, 201, '255 characters are fine')
 })
 
@@ -118,7 +116,7 @@ t.test('an expired answer is forgotten, and expired answers are deleted', async 
 t.test('without a key, a create is an ordinary create', async (t) => {
   const app = await build(t)
   for (let i = 0; i < 2; i++) await app.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: '{"name":"Rex","categoryId":1}' })
-  t.equal(await count(app, 'pets'), 2)
-  t.equal(await count(app, 'idempotency_keys'), 0)
+  t.equal(await rowCount(app, 'pets'), 2)
+  t.equal(await rowCount(app, 'idempotency_keys'), 0)
   t.equal((await app.inject({ url: '/v1/pets', headers: AUTH })).json().length, 2)
 })

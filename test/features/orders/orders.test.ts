@@ -8,6 +8,7 @@ import { sql } from 'kysely'
 import { AUTH, build, JSON_HEADERS } from '../../helpers/app.ts'
 import { errorBody } from '../../helpers/answers.ts'
 import { NOT_DECIMAL_DIGITS } from '../../helpers/inputs.ts'
+import { rowCount } from '../../helpers/store.ts'
 
 const ORDERS = '/v1/store/orders'
 
@@ -23,9 +24,6 @@ async function placeOrder (app: FastifyInstance, order: object) {
   if (res.statusCode !== 201) throw new Error(res.body)
   return res.json() as { id: number }
 }
-
-const orderCount = async (app: FastifyInstance) =>
-  Number((await app.db.selectFrom('orders').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
 
 t.test('placeOrder answers 201 with the order, defaults applied, marked experimental', async (t) => {
   const app = await build(t)
@@ -84,7 +82,7 @@ t.test('placeOrder refuses bad bodies with 400 naming the field, and stores noth
   t.same(notJson.json(), errorBody('invalid_json', 'Body is not valid JSON: Object value expected after \':\' at position 9', 400))
   const noType = await app.inject({ method: 'POST', url: ORDERS, headers: AUTH, payload: '{"petId":1}' })
   t.same(noType.json(), errorBody('unsupported_media_type', 'Content-Type must be application/json', 400))
-  t.equal(await orderCount(app), 0, 'nothing was stored')
+  t.equal(await rowCount(app, 'orders'), 0, 'nothing was stored')
 })
 
 t.test('listOrders pages with limit, cursor and Link, like listPets', async (t) => {
@@ -171,7 +169,7 @@ t.test('cancelOrder refuses a complete order with 409 and keeps it', async (t) =
   t.equal(res.headers['content-type'], 'application/json; charset=utf-8')
   t.equal(res.headers['api-stability'], 'beta')
   t.same(res.json(), errorBody('conflict', 'Order 1 is complete (shipped) and can no longer be cancelled', 409))
-  t.equal(await orderCount(app), 1)
+  t.equal(await rowCount(app, 'orders'), 1)
 })
 
 t.test('cancelOrder refuses a malformed id with 400, an unknown one with 404', async (t) => {
@@ -232,7 +230,7 @@ t.test('40 orders placed at once get 40 distinct ids', async (t) => {
     app.inject({ method: 'POST', url: ORDERS, headers: JSON_HEADERS, payload: { petId: 1 } })))
   t.same(responses.map((res) => res.statusCode), Array(40).fill(201))
   t.equal(new Set(responses.map((res) => res.json().id)).size, 40)
-  t.equal(await orderCount(app), 40)
+  t.equal(await rowCount(app, 'orders'), 40)
 })
 
 t.test('10 concurrent cancels of one order: exactly one 204, the rest 404', async (t) => {
@@ -243,5 +241,5 @@ t.test('10 concurrent cancels of one order: exactly one 204, the rest 404', asyn
     app.inject({ method: 'DELETE', url: `${ORDERS}/${id}`, headers: AUTH })))
   const statuses = responses.map((res) => res.statusCode).sort()
   t.same(statuses, [204, ...Array(9).fill(404)])
-  t.equal(await orderCount(app), 0)
+  t.equal(await rowCount(app, 'orders'), 0)
 })

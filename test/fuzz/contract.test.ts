@@ -9,7 +9,8 @@ import { LosslessNumber } from 'lossless-json'
 import t from 'tap'
 import { encodeCursor } from '../../src/contract/paging.ts'
 import { invalidObject, invalidValue, valid, type Schema } from './arbitraries.ts'
-import { AUTH, caseCount, JSON_HEADERS, json, KEY, makeApp, numRuns, schemaOf, seed, send, timeoutMs, walk } from './harness.ts'
+import { AUTH, JSON_HEADERS, TEST_KEY } from '../helpers/app.ts'
+import { caseCount, json, makeApp, numRuns, schemaOf, seed, send, timeoutMs, walk } from './harness.ts'
 import { rowCount } from '../helpers/store.ts'
 
 const newPet = schemaOf('createPet').body!
@@ -84,7 +85,7 @@ t.test('createPet with an Idempotency-Key: any valid key and body, sent twice, m
 t.test('createPet: wrong or missing headers get 400 or 401 and change nothing', async (t) => {
   const app = await makeApp(t)
   const headers = fc.record({
-    authorization: fc.constantFrom(undefined, '', 'Bearer', `Basic ${KEY}`, `Bearer ${KEY}x`, `Token ${KEY}`, KEY, 'Bearer pst_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'),
+    authorization: fc.constantFrom(undefined, '', 'Bearer', `Basic ${TEST_KEY}`, `Bearer ${TEST_KEY}x`, `Token ${TEST_KEY}`, TEST_KEY, 'Bearer pst_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'),
     'content-type': fc.constantFrom(undefined, 'text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonx')
   }, { requiredKeys: [] })
   await fc.assert(fc.asyncProperty(headers, valid(newPet), async (sent, pet) => {
@@ -177,7 +178,7 @@ t.test('any method, path and headers: never a 5xx, always the Error body', async
     method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'),
     path: fc.oneof(fc.constantFrom('/v1/pets', '/v1/pets/1', '/v1/store/orders', '/v1/store/orders/1', '/v1/', '/v1', '/', '/docs', '/openapi.json', '/healthz'),
       fc.webPath().map((path) => `/v1${path}`), fc.webPath().map((path) => `/${path.replace(/^\//, '')}`)),
-    authorization: fc.oneof(fc.constant(`Bearer ${KEY}`), fc.string({ maxLength: 40 }).filter((text) => /^[\t\x20-\x7e]*$/.test(text))),
+    authorization: fc.oneof(fc.constant(`Bearer ${TEST_KEY}`), fc.string({ maxLength: 40 }).filter((text) => /^[\t\x20-\x7e]*$/.test(text))),
     body: fc.option(fc.oneof(fc.string({ maxLength: 50 }), valid(newPet).map(json)), { nil: undefined })
   })
   await fc.assert(fc.asyncProperty(request, async ({ method, path, authorization, body }) => {

@@ -9,10 +9,9 @@
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import { stringify } from 'lossless-json'
 import type { Test } from 'tap'
-import { buildApp } from '../../src/app.ts'
 import { apiDocument } from '../../src/contract/document.ts'
 import { routeSchema } from '../../src/contract/route-schema.ts'
-import { testDatabaseUrl } from '../helpers/app.ts'
+import { AUTH, build } from '../helpers/app.ts'
 import type { Schema } from './arbitraries.ts'
 import { contractViolations } from './contract.ts'
 
@@ -21,28 +20,19 @@ export const numRuns = Number(process.env.FUZZ_RUNS ?? 1000)
 // Thousands of cases take a while on two busy cores; the default per-file limit is too short.
 export const timeoutMs = Number(process.env.TAP_TIMEOUT ?? 600) * 1000
 
-export const KEY = 'fuzz-key-not-a-real-secret-00000'
-export const AUTH = { authorization: `Bearer ${KEY}` }
-export const JSON_HEADERS = { ...AUTH, 'content-type': 'application/json' }
-
 /** The route schemas of an operation, as the fuzzers derive values from them. */
 export const schemaOf = (operationId: string) => routeSchema(apiDocument, operationId) as { body?: Schema, querystring?: Schema, params?: Schema, headers?: Schema }
 
 let cases = 0
 export const caseCount = () => cases
 
-export async function makeApp (t: Test): Promise<FastifyInstance> {
-  // No rate limit: the fuzzer is one client sending thousands of requests on purpose.
-  // Overload shedding off: thousands of cases on a busy machine lag the event loop, and a
-  // 503 "overloaded" would read as the 5xx the fuzzing looks for.
-  const app = await buildApp({
-    database: { url: await testDatabaseUrl(t) },
-    apiKeys: [KEY],
-    rateLimit: { perKey: 0, anonymous: 1_000_000 },
-    pressure: { maxEventLoopDelayMs: 0 }
-  })
-  t.teardown(() => app.close())
-  return app
+/**
+ * The app of ../helpers/app.ts with no rate limit: the fuzzer is one client sending thousands
+ * of requests on purpose. (Overload shedding is off there too: thousands of cases on a busy
+ * machine lag the event loop, and a 503 "overloaded" would read as the 5xx the fuzzing looks for.)
+ */
+export function makeApp (t: Test): Promise<FastifyInstance> {
+  return build(t, { rateLimit: { perKey: 0, anonymous: 1_000_000 } })
 }
 
 /** Sends one request and checks what holds for every answer. */

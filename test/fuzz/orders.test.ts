@@ -9,7 +9,8 @@ import type { FastifyInstance } from 'fastify'
 import t from 'tap'
 import { encodeCursor } from '../../src/contract/paging.ts'
 import { invalidObject, valid, type Schema } from './arbitraries.ts'
-import { AUTH, caseCount, JSON_HEADERS, json, makeApp, numRuns, schemaOf, seed, send, timeoutMs, walk } from './harness.ts'
+import { AUTH, JSON_HEADERS } from '../helpers/app.ts'
+import { caseCount, json, makeApp, numRuns, schemaOf, seed, send, timeoutMs, walk } from './harness.ts'
 import { rowCount } from '../helpers/store.ts'
 
 const newOrder = schemaOf('placeOrder').body!

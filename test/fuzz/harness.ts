@@ -11,7 +11,8 @@ import { stringify } from 'lossless-json'
 import type { Test } from 'tap'
 import { apiDocument } from '../../src/contract/document.ts'
 import { routeSchema } from '../../src/contract/route-schema.ts'
-import { AUTH, build } from '../helpers/app.ts'
+import { build } from '../helpers/app.ts'
+import { walkPages } from '../helpers/store.ts'
 import type { Schema } from './arbitraries.ts'
 import { contractViolations } from './contract.ts'
 
@@ -57,14 +58,8 @@ export async function send (app: FastifyInstance, operationId: string | undefine
 /** JSON text for a value that may hold BigInts or raw numbers such as 1e400. */
 export const json = (value: unknown) => stringify(value) as string
 
-/** Every item of a listing, following `Link rel="next"` from `url`. */
+/** Every item of a listing, following `Link rel="next"` from `url`, each page checked as `send` checks it. */
 export async function walk (app: FastifyInstance, operationId: string, url: string): Promise<Array<{ id: number }>> {
-  const items: Array<{ id: number }> = []
-  let next: string | undefined = url
-  while (next !== undefined) {
-    const page = await send(app, operationId, { url: next, headers: AUTH })
-    items.push(...JSON.parse(page.body))
-    next = /^<([^>]+)>; rel="next"$/.exec(String(page.headers.link ?? ''))?.[1]
-  }
-  return items
+  const pages = await walkPages(app, url, (request) => send(app, operationId, request))
+  return pages.flatMap((page) => JSON.parse(page.body))
 }

@@ -9,6 +9,7 @@ import SQLite from 'better-sqlite3'
 import t, { type Test } from 'tap'
 import { until } from '../helpers/until.ts'
 import { postPet, runScript, startServer, tempDir, type Outcome, type ServerProcess } from '../helpers/process.ts'
+import { nextLink } from '../helpers/store.ts'
 
 const KEY = 'backup-test-key-not-a-real-secret'
 const SERVER_ENV = {
@@ -34,7 +35,7 @@ async function listed (base: string): Promise<Map<number, string>> {
     const response = await fetch(`${base}${next}`, { headers: { authorization: `Bearer ${KEY}` } })
     if (response.status !== 200) throw new Error(`${next}: ${response.status} ${await response.text()}`)
     for (const pet of await response.json() as Array<{ id: number, name: string }>) pets.set(pet.id, pet.name)
-    next = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1]
+    next = nextLink(response.headers.get('link'))
   }
   return pets
 }

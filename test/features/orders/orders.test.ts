@@ -3,12 +3,12 @@
  * whole bodies and the headers that matter, every error, and concurrency.
  */
 import t from 'tap'
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { sql } from 'kysely'
 import { AUTH, build, JSON_HEADERS } from '../../helpers/app.ts'
 import { errorBody } from '../../helpers/answers.ts'
 import { NOT_DECIMAL_DIGITS } from '../../helpers/inputs.ts'
-import { rowCount } from '../../helpers/store.ts'
+import { rowCount, walkPages } from '../../helpers/store.ts'
 
 const ORDERS = '/v1/store/orders'
 
@@ -98,13 +98,8 @@ t.test('listOrders pages with limit, cursor and Link, like listPets', async (t) 
   const first = await app.inject({ url: `${ORDERS}?limit=2`, headers: AUTH })
   t.equal(first.body, '[{"id":1,"petId":1,"quantity":1,"complete":false},{"id":2,"petId":1,"quantity":2,"complete":false}]')
   t.equal(first.headers.link, '</v1/store/orders?limit=2&cursor=Mg>; rel="next"')
-  const ids: number[] = []
-  let next: string | undefined = `${ORDERS}?limit=2`
-  while (next !== undefined) {
-    const page: LightMyRequestResponse = await app.inject({ url: next, headers: AUTH })
-    ids.push(...page.json().map((order: { id: number }) => order.id))
-    next = /^<([^>]+)>; rel="next"$/.exec(String(page.headers.link ?? ''))?.[1]
-  }
+  const pages = await walkPages(app, `${ORDERS}?limit=2`)
+  const ids = pages.flatMap((page) => page.json().map((order: { id: number }) => order.id))
   t.same(ids, [1, 2, 3, 4, 5], 'every order once, in order, over three pages')
   t.equal((await app.inject({ url: ORDERS, headers: AUTH })).json().length, 5, 'the default limit is 20')
 })

@@ -1,8 +1,9 @@
 import t from 'tap'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { AUTH, build, JSON_HEADERS } from '../../helpers/app.ts'
 import { errorBody } from '../../helpers/answers.ts'
 import { NOT_DECIMAL_DIGITS } from '../../helpers/inputs.ts'
+import { walkPages } from '../../helpers/store.ts'
 
 const STATUSES = ['available', 'pending', 'sold', undefined] as const
 
@@ -14,19 +15,8 @@ async function addPets (app: FastifyInstance, count: number) {
   }
 }
 
-/** Follows `Link: <...>; rel="next"` from `url` to the last page. */
-async function walk (app: FastifyInstance, url: string) {
-  const pages: Array<{ ids: number[], link: string | undefined }> = []
-  let next: string | undefined = url
-  while (next !== undefined) {
-    const res = await app.inject({ url: next, headers: AUTH })
-    if (res.statusCode !== 200) throw new Error(res.body)
-    const link = res.headers.link as string | undefined
-    pages.push({ ids: res.json().map((pet: { id: number }) => pet.id), link })
-    next = link === undefined ? undefined : /^<([^>]+)>; rel="next"$/.exec(link)![1]
-  }
-  return pages
-}
+/** The ids of a page's pets. */
+const ids = (page: LightMyRequestResponse): number[] => page.json().map((pet: { id: number }) => pet.id)
 
 t.test('listPets answers an empty array on an empty store', async (t) => {
   const app = await build(t)
@@ -53,21 +43,20 @@ t.test('paging visits every pet exactly once, in order', async (t) => {
   const app = await build(t)
   await addPets(app, 103)
   for (const limit of [1, 7, 100]) {
-    const pages = await walk(app, `/v1/pets?limit=${limit}`)
-    const ids = pages.flatMap((page) => page.ids)
-    t.same(ids, Array.from({ length: 103 }, (_, i) => i + 1), `limit=${limit}`)
+    const pages = await walkPages(app, `/v1/pets?limit=${limit}`)
+    t.same(pages.flatMap(ids), Array.from({ length: 103 }, (_, i) => i + 1), `limit=${limit}`)
     t.equal(pages.length, Math.ceil(103 / limit), `limit=${limit}: no empty last page`)
-    t.equal(pages.at(-1)!.link, undefined, `limit=${limit}: no link on the last page`)
+    t.equal(pages.at(-1)!.headers.link, undefined, `limit=${limit}: no link on the last page`)
   }
 })
 
 t.test('paging with a status filter keeps the filter and sees only matching pets', async (t) => {
   const app = await build(t)
   await addPets(app, 60)
-  const pages = await walk(app, '/v1/pets?status=pending&limit=4')
+  const pages = await walkPages(app, '/v1/pets?status=pending&limit=4')
   const expected = Array.from({ length: 60 }, (_, i) => i + 1).filter((id) => (id - 1) % 4 === 1)
-  t.same(pages.flatMap((page) => page.ids), expected)
-  t.match(pages[0]!.link, /^<\/v1\/pets\?limit=4&status=pending&cursor=[A-Za-z0-9_-]+>; rel="next"$/)
+  t.same(pages.flatMap(ids), expected)
+  t.match(pages[0]!.headers.link, /^<\/v1\/pets\?limit=4&status=pending&cursor=[A-Za-z0-9_-]+>; rel="next"$/)
 })
 
 t.test('the status filter never matches pets without a status', async (t) => {

@@ -11,7 +11,7 @@ import { encodeCursor } from '../../src/contract/paging.ts'
 import { invalidObject, invalidValue, valid, type Schema } from './arbitraries.ts'
 import { AUTH, JSON_HEADERS, TEST_KEY } from '../helpers/app.ts'
 import { caseCount, json, makeApp, numRuns, schemaOf, seed, send, timeoutMs, walk } from './harness.ts'
-import { rowCount } from '../helpers/store.ts'
+import { addPets, rowCount } from '../helpers/store.ts'
 
 const newPet = schemaOf('createPet').body!
 const listQuery = schemaOf('listPets').querystring!
@@ -100,9 +100,7 @@ t.test('createPet: wrong or missing headers get 400 or 401 and change nothing', 
 
 t.test('listPets: valid queries answer pages that keep every promise', async (t) => {
   const app = await makeApp(t)
-  for (let i = 0; i < 60; i++) {
-    await app.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: { name: `pet ${i}`, categoryId: 1, ...(i % 4 < 3 && { status: ['available', 'pending', 'sold'][i % 4] }) } })
-  }
+  await addPets(app, 60, { statuses: ['available', 'pending', 'sold', undefined] })
   const query = fc.record({
     limit: valid(listQuery.properties.limit),
     status: valid(listQuery.properties.status),
@@ -155,9 +153,7 @@ function decodeURIComponentSafe (text: string): string {
 
 t.test('getPet: any int64 id answers 200 or 404, with the deprecation headers; anything else 400', async (t) => {
   const app = await makeApp(t)
-  for (let i = 0; i < 5; i++) {
-    await app.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: { name: `pet ${i}`, categoryId: 1 } })
-  }
+  await addPets(app, 5)
   const id = fc.oneof(
     valid(petIdSchema).map((value) => ({ text: String(value), valid: true })),
     fc.constantFrom('0', '-1', '1.5', 'abc', '9223372036854775808', '1e3', '0x10', '%20', '18446744073709551616', 'Infinity', '-Infinity', '%2B5', '5.0').map((text) => ({ text, valid: false }))

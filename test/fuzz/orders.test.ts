@@ -5,13 +5,12 @@
  * order id answers 204, 404 or 409 and any other id 400.
  */
 import fc from 'fast-check'
-import type { FastifyInstance } from 'fastify'
 import t from 'tap'
 import { encodeCursor } from '../../src/contract/paging.ts'
 import { invalidObject, valid, type Schema } from './arbitraries.ts'
 import { AUTH, JSON_HEADERS } from '../helpers/app.ts'
 import { caseCount, json, makeApp, numRuns, schemaOf, seed, send, timeoutMs, walk } from './harness.ts'
-import { rowCount } from '../helpers/store.ts'
+import { addPets, rowCount } from '../helpers/store.ts'
 
 const newOrder = schemaOf('placeOrder').body!
 const listQuery = schemaOf('listOrders').querystring!
@@ -19,15 +18,6 @@ const orderIdSchema = schemaOf('cancelOrder').params!.properties.orderId as Sche
 const ORDERS = '/v1/store/orders'
 
 t.setTimeout(timeoutMs)
-
-async function addPets (app: FastifyInstance, count: number): Promise<number[]> {
-  const ids = []
-  for (let i = 0; i < count; i++) {
-    const res = await app.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: { name: `pet ${i}`, categoryId: 1 } })
-    ids.push(res.json().id as number)
-  }
-  return ids
-}
 
 /** What the service answers for a valid order: the document's defaults filled in. */
 function expectedOrder (id: unknown, sent: Record<string, unknown>): string {

@@ -1,11 +1,11 @@
 /**
- * What tests read back from the store: rows counted in the database itself, and a
- * listing's pages, walked by their `Link` headers.
+ * What tests put in the store and read back from it: pets added through the API, rows
+ * counted in the database itself, and a listing's pages, walked by their `Link` headers.
  */
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../src/database/schema.ts'
-import { AUTH } from './app.ts'
+import { AUTH, JSON_HEADERS } from './app.ts'
 
 /**
  * Rows in a table, counted in the database itself: what a request stored, or that a refused
@@ -14,6 +14,22 @@ import { AUTH } from './app.ts'
 export async function rowCount ({ db }: { db: Kysely<Database> }, table: keyof Database): Promise<number> {
   const row = await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()
   return Number(row.n)
+}
+
+/**
+ * Adds `count` pets through the API, named `pet 1`, `pet 2`…, in category 1, and resolves
+ * with their ids; any answer but 201 fails the test. With `statuses`, pet i has
+ * `statuses[i % statuses.length]` (`undefined`: no status).
+ */
+export async function addPets (app: FastifyInstance, count: number, { statuses = [undefined] }: { statuses?: ReadonlyArray<string | undefined> } = {}): Promise<number[]> {
+  const ids: number[] = []
+  for (let i = 0; i < count; i++) {
+    const status = statuses[i % statuses.length]
+    const res = await app.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: { name: `pet ${i + 1}`, categoryId: 1, ...(status !== undefined && { status }) } })
+    if (res.statusCode !== 201) throw new Error(`pet ${i + 1}: ${res.statusCode} ${res.body}`)
+    ids.push(res.json().id)
+  }
+  return ids
 }
 
 /**

@@ -8,16 +8,9 @@ import { sql } from 'kysely'
 import { AUTH, build, JSON_HEADERS } from '../../helpers/app.ts'
 import { errorBody } from '../../helpers/answers.ts'
 import { NOT_DECIMAL_DIGITS } from '../../helpers/inputs.ts'
-import { rowCount, walkPages } from '../../helpers/store.ts'
+import { addPets, rowCount, walkPages } from '../../helpers/store.ts'
 
 const ORDERS = '/v1/store/orders'
-
-async function addPets (app: FastifyInstance, count: number) {
-  for (let i = 0; i < count; i++) {
-    const res = await app.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: { name: `pet ${i + 1}`, categoryId: 1 } })
-    if (res.statusCode !== 201) throw new Error(res.body)
-  }
-}
 
 async function placeOrder (app: FastifyInstance, order: object) {
   const res = await app.inject({ method: 'POST', url: ORDERS, headers: JSON_HEADERS, payload: order })

@@ -13,13 +13,12 @@ import type { Test } from 'tap'
 import { hashKey } from '../../src/features/api-keys/key-material.ts'
 import { faultProxy } from '../helpers/fault-proxy.ts'
 import { AUTH, build, JSON_HEADERS, TEST_KEY } from '../helpers/app.ts'
-import { errorBody } from '../helpers/answers.ts'
+import { DATABASE_UNAVAILABLE, errorBody } from '../helpers/answers.ts'
 import { until } from '../helpers/until.ts'
 import { createPostgresDatabase, POSTGRES_ADMIN_URL, postgresSkipReason } from '../helpers/services.ts'
 
 const skip = await postgresSkipReason()
 
-const UNAVAILABLE = errorBody('unavailable', 'The database is not available right now; retry after the Retry-After delay', 503)
 const NO_LIMITS = { perKey: 0, anonymous: 100_000 }
 
 type App = Awaited<ReturnType<typeof build>>
@@ -29,7 +28,7 @@ function checkAnswers (t: Test, answers: LightMyRequestResponse[], allowed: numb
   const statuses = answers.map((res) => res.statusCode)
   t.same(statuses.filter((status) => !allowed.includes(status)), [], `only ${allowed.join(', ')} among ${answers.length} answers`)
   const unavailable = answers.filter((res) => res.statusCode === 503)
-  t.same(unavailable.filter((res) => JSON.stringify(res.json()) !== JSON.stringify(UNAVAILABLE) || res.headers['retry-after'] !== '2'), [],
+  t.same(unavailable.filter((res) => JSON.stringify(res.json()) !== JSON.stringify(DATABASE_UNAVAILABLE) || res.headers['retry-after'] !== '2'), [],
     `each of the ${unavailable.length} 503s has the Error body and Retry-After`)
 }
 

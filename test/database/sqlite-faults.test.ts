@@ -10,13 +10,11 @@ import type { LightMyRequestResponse } from 'fastify'
 import { sql } from 'kysely'
 import t from 'tap'
 import { AUTH, build, JSON_HEADERS } from '../helpers/app.ts'
-import { errorBody } from '../helpers/answers.ts'
+import { DATABASE_UNAVAILABLE } from '../helpers/answers.ts'
 import { until } from '../helpers/until.ts'
 import { holdWriteLock } from '../helpers/lock-holder.ts'
 import { runScript, tempDir } from '../helpers/process.ts'
 import { rowCount } from '../helpers/store.ts'
-
-const UNAVAILABLE = errorBody('unavailable', 'The database is not available right now; retry after the Retry-After delay', 503)
 
 function capture () {
   const lines: string[] = []
@@ -52,13 +50,13 @@ t.test('a lock held past SQLITE_LOCK_TIMEOUT_MS is a 503 with Retry-After, nothi
   for (const request of [newPet('plain'), newPet('idempotent', { 'idempotency-key': 'locked-1' })]) {
     const res = await app.inject(request)
     t.equal(res.statusCode, 503)
-    t.same(res.json(), UNAVAILABLE)
+    t.same(res.json(), DATABASE_UNAVAILABLE)
     t.equal(res.headers['retry-after'], '2')
     t.equal(res.headers['cache-control'], 'no-store')
     t.match(res.headers['content-type'], /^application\/json/)
   }
   const placed = await app.inject({ method: 'POST', url: '/v1/store/orders', headers: JSON_HEADERS, payload: { petId: 1 } })
-  t.same([placed.statusCode, placed.json()], [503, UNAVAILABLE], 'every write, orders too')
+  t.same([placed.statusCode, placed.json()], [503, DATABASE_UNAVAILABLE], 'every write, orders too')
   const logged = log.lines.join('')
   t.match(logged, /database is locked/, 'the log names the cause')
   t.notMatch(logged, /no transaction is active/)
@@ -87,7 +85,7 @@ t.test('a full database is a 503, the log names the real cause, and writes resum
   t.ok(statuses.has(503), 'the database filled up')
   t.same([...statuses].filter((status) => status !== 201 && status !== 503), [], 'every answer is a 201 or a 503, never a 500')
   for (const res of answers.filter((res) => res.statusCode === 503)) {
-    t.same(res.json(), UNAVAILABLE)
+    t.same(res.json(), DATABASE_UNAVAILABLE)
     t.equal(res.headers['retry-after'], '2')
   }
   const logged = log.lines.join('')

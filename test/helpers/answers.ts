@@ -1,13 +1,19 @@
 /**
- * The answers tests expect, whole: the Error body every refusal carries, and the exact text
- * of a pet or an order.
+ * The answers tests expect, whole: the media type of every JSON answer, the Error body every
+ * refusal carries, and the exact text of a pet or an order.
  */
 import { stringify } from 'lossless-json'
+
+/** The Content-Type of every JSON answer. */
+export const JSON_TYPE = 'application/json; charset=utf-8'
 
 /** The Error body: its code, its message and the status repeated. */
 export function errorBody (code: string, message: string, status: number) {
   return { code, message, status }
 }
+
+/** What a request the database cannot serve now gets (a lock, a full disk, a stall, a lost connection), with Retry-After. */
+export const DATABASE_UNAVAILABLE = errorBody('unavailable', 'The database is not available right now; retry after the Retry-After delay', 503)
 
 type PetFields = Partial<Record<'id' | 'name' | 'categoryId' | 'status', unknown>>
 type OrderFields = Partial<Record<'id' | 'petId' | 'quantity' | 'complete' | 'shipDate', unknown>>

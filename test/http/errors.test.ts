@@ -3,9 +3,7 @@ import { connect } from 'node:net'
 import t from 'tap'
 import { API_SECURITY_HEADERS } from '../../src/http/security-headers.ts'
 import { AUTH, build } from '../helpers/app.ts'
-import { errorBody } from '../helpers/answers.ts'
-
-const JSON_TYPE = 'application/json; charset=utf-8'
+import { errorBody, JSON_TYPE } from '../helpers/answers.ts'
 
 t.test('an unknown route answers 404 not_found', async (t) => {
   const app = await build(t)

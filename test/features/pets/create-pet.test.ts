@@ -1,8 +1,6 @@
 import t from 'tap'
 import { build, JSON_HEADERS, AUTH } from '../../helpers/app.ts'
-import { errorBody } from '../../helpers/answers.ts'
-
-const JSON_TYPE = 'application/json; charset=utf-8'
+import { errorBody, JSON_TYPE } from '../../helpers/answers.ts'
 
 t.test('createPet answers 201 with the pet and its assigned id', async (t) => {
   const app = await build(t)

@@ -165,14 +165,8 @@ t.test('cancelOrder refuses a malformed id with 400, an unknown one with 404', a
   const cases: Array<[string, number, object]> = [
     ['0', 400, errorBody('invalid_request', 'params/orderId must be >= 1', 400)],
     ['abc', 400, errorBody('invalid_request', 'params/orderId must be integer', 400)],
-    ['Infinity', 400, errorBody('invalid_request', 'params/orderId must be integer', 400)],
-    ['-Infinity', 400, errorBody('invalid_request', 'params/orderId must be integer', 400)],
     ['1e3', 400, errorBody('invalid_request', 'params/orderId must be integer', 400)],
-    ['%2B5', 400, errorBody('invalid_request', 'params/orderId must be integer', 400)],
-    ['+5', 400, errorBody('invalid_request', 'params/orderId must be integer', 400)],
-    ['0x10', 400, errorBody('invalid_request', 'params/orderId must be integer', 400)],
-    ['%205', 400, errorBody('invalid_request', 'params/orderId must be integer', 400)],
-    ['5.0', 400, errorBody('invalid_request', 'params/orderId must be integer', 400)],
+    ...NOT_DECIMAL_DIGITS.map((text): [string, number, object] => [text, 400, errorBody('invalid_request', 'params/orderId must be integer', 400)]),
     ['9223372036854775808', 400, errorBody('invalid_request', 'params/orderId must be <= 9223372036854775807', 400)],
     ['9223372036854775807', 404, errorBody('not_found', 'Order 9223372036854775807 not found', 404)]
   ]

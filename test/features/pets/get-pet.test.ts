@@ -1,6 +1,7 @@
 import t from 'tap'
 import { AUTH, build, JSON_HEADERS } from '../../helpers/app.ts'
 import { errorBody } from '../../helpers/answers.ts'
+import { NOT_DECIMAL_DIGITS } from '../../helpers/inputs.ts'
 
 const SUNSET = Date.UTC(2030, 11, 5)
 const DEPRECATION_HEADERS = {
@@ -38,15 +39,8 @@ t.test('getPet refuses a malformed id with 400', async (t) => {
     ['-3', 'params/petId must be >= 1'],
     ['9223372036854775808', 'params/petId must be <= 9223372036854775807'],
     ['1e3', 'params/petId must be integer'],
-    ['1e400', 'params/petId must be integer'],
-    ['Infinity', 'params/petId must be integer'],
-    ['-Infinity', 'params/petId must be integer'],
-    ['0x10', 'params/petId must be integer'],
-    ['%2B5', 'params/petId must be integer'],
-    ['+5', 'params/petId must be integer'],
-    ['%205', 'params/petId must be integer'],
-    ['5%20', 'params/petId must be integer'],
-    ['5.0', 'params/petId must be integer']
+    // Decimal digits only: what Number() would also take is refused, not coerced.
+    ...NOT_DECIMAL_DIGITS.map((text): [string, string] => [text, 'params/petId must be integer'])
   ]
   for (const [id, message] of cases) {
     const res = await app.inject({ url: `/v1/pets/${id}`, headers: AUTH })

@@ -54,8 +54,7 @@ t.test('a plain JavaScript project installs the tarball and lists, creates, page
   t.strictSame(Object.entries(installed.packages).filter(([, pkg]) => pkg.hasInstallScript === true), [], 'and no install script')
   t.comment(`npm install of the tarball: ${seconds.toFixed(1)} s, ${names.length} packages`)
 
-  const server = await startServer({ DATABASE_URL: join(dir, 'petstore.db'), PETSTORE_API_KEYS: TEST_KEY }, { built: true })
-  t.teardown(() => { server.child.kill('SIGTERM') })
+  const server = await startServer(t, { DATABASE_URL: join(dir, 'petstore.db'), PETSTORE_API_KEYS: TEST_KEY }, { built: true })
   const { stdout, stderr } = await run(process.execPath, ['consumer.mjs'], {
     cwd: app, env: { ...env, PETSTORE_URL: `${server.base}/v1`, PETSTORE_API_KEY: TEST_KEY }
   })

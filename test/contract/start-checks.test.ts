@@ -13,7 +13,8 @@ import t from 'tap'
 import { parse, stringify } from 'yaml'
 import { ApiDocument, apiDocument } from '../../src/contract/document.ts'
 import { documentProblems } from '../../src/contract/start-checks.ts'
-import { AUTH, build, errorBody } from '../helpers/app.ts'
+import { AUTH, build } from '../helpers/app.ts'
+import { errorBody } from '../helpers/answers.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 

@@ -4,10 +4,9 @@
  * every operation of the document, and that it stops when the service answers otherwise.
  */
 import { execFile, spawnSync } from 'node:child_process'
-import { join } from 'node:path'
 import t from 'tap'
 import { apiDocument } from '../../src/contract/document.ts'
-import { startServer, tempDir } from '../helpers/process.ts'
+import { startServer } from '../helpers/process.ts'
 
 const KEY = 'curl-example-test-key-not-a-secret'
 const script = new URL('../../examples/curl.sh', import.meta.url).pathname
@@ -36,8 +35,7 @@ function requestLine ({ method, path }: { method: string, path: string }): RegEx
 }
 
 t.test('examples/curl.sh against a started server', { skip: skipReason() }, async (t) => {
-  const server = await startServer({ DATABASE_URL: join(tempDir(t), 'petstore.db'), PETSTORE_API_KEYS: KEY, LOG_LEVEL: 'warn' })
-  t.teardown(() => { server.child.kill('SIGTERM') })
+  const server = await startServer(t, { PETSTORE_API_KEYS: KEY, LOG_LEVEL: 'warn' })
 
   t.test('it calls every operation and shows the common errors', async (t) => {
     const run = await runScript({ PETSTORE_URL: server.base, PETSTORE_API_KEY: KEY })

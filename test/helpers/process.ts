@@ -3,6 +3,7 @@
  * real socket, signals or a crash.
  */
 import { execFile } from 'node:child_process'
+import { once } from 'node:events'
 import { connect } from 'node:net'
 import { request, type Agent } from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -24,14 +25,24 @@ export type { ServerProcess }
 export const CHILD_ENV = { ...process.env, _TAPJS_PROCESSINFO_COVERAGE_: '0' }
 
 /**
- * Starts the server on a free port: from the sources, or, with `built`, the build as
- * `npm start` runs it (scripts/start.js, with its node options).
+/**
+ * Starts the server on a free port for test `t`, and kills it at the end of the test if it
+ * still runs: from the sources, or, with `built`, the build as `npm start` runs it
+ * (scripts/start.js, with its node options). Without a DATABASE_URL in `env`, on a file
+ * database of its own.
  */
-export async function startServer (env: Record<string, string>, { built = false } = {}): Promise<ServerProcess> {
+export async function startServer (t: Test, env: Record<string, string>, { built = false } = {}): Promise<ServerProcess> {
   const { script, nodeArgs } = built ? await builtServer() : { script: 'src/server.ts', nodeArgs: [] }
+  const database = env.DATABASE_URL ?? join(tempDir(t), 'petstore.db')
   // Overload shedding off unless a test asks for it: the test files running beside it on a
   // small machine lag the event loop, and its 503s would blur what a test looks at.
-  return spawnServer(script, { _TAPJS_PROCESSINFO_COVERAGE_: '0', MAX_EVENT_LOOP_DELAY_MS: '0', ...env }, { nodeArgs })
+  const server = await spawnServer(script, { _TAPJS_PROCESSINFO_COVERAGE_: '0', MAX_EVENT_LOOP_DELAY_MS: '0', DATABASE_URL: database, ...env }, { nodeArgs })
+  t.teardown(async () => {
+    if (server.child.exitCode !== null || server.child.signalCode !== null) return
+    server.child.kill('SIGKILL')
+    await once(server.child, 'exit')
+  })
+  return server
 }
 
 /**

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import t from 'tap'
-import { startServer, tempDir } from '../helpers/process.ts'
+import { startServer } from '../helpers/process.ts'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const KEY = 'browser-test-key-not-a-secret-00'
@@ -34,8 +34,7 @@ async function tryItOut (page: Page, operation: string, fill: Record<string, str
 }
 
 t.test('Swagger UI: our page with its markings; authorize, Try it out, reload, still authorized', { skip: skipReason() }, async (t) => {
-  const server = await startServer({ DATABASE_URL: join(tempDir(t), 'petstore.db'), PETSTORE_API_KEYS: KEY, LOG_LEVEL: 'warn' })
-  t.teardown(() => { server.child.kill('SIGTERM') })
+  const server = await startServer(t, { PETSTORE_API_KEYS: KEY, LOG_LEVEL: 'warn' })
   const browser: Browser = await chromium.launch({
     executablePath: CHROMIUM,
     // As root in a container, and with no network beyond this machine.

@@ -21,7 +21,7 @@ t.test('SIGKILL mid-stream loses no acknowledged create and never reuses an id',
 
   // Kill after a few, some and many acknowledged creates.
   for (const [round, killAfter] of [5, 40, 150].entries()) {
-    const server = await startServer({ DATABASE_URL: database, PETSTORE_API_KEYS: KEY, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'warn' })
+    const server = await startServer(t, { DATABASE_URL: database, PETSTORE_API_KEYS: KEY, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'warn' })
     const outcomes: Outcome[] = []
     let killed = false
     const workers = Array.from({ length: 4 }, async (_, worker) => {
@@ -66,7 +66,7 @@ t.test('killed after a create commits and before its answer is sent, a retry get
   const body = JSON.stringify({ name: 'Lost answer', categoryId: 1 })
   const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'idempotency-key': 'die-after-commit' }
 
-  const doomed = await startServer({ DATABASE_URL: database, PETSTORE_API_KEYS: KEY, LOG_LEVEL: 'warn', NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${fixture}` })
+  const doomed = await startServer(t, { DATABASE_URL: database, PETSTORE_API_KEYS: KEY, LOG_LEVEL: 'warn', NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${fixture}` })
   const lost = await fetch(`${doomed.base}/v1/pets`, { method: 'POST', headers, body }).then(() => 'answered', () => 'no answer')
   t.equal(lost, 'no answer', 'the client never heard back')
   t.equal((await once(doomed.child, 'exit'))[1], 'SIGKILL')
@@ -75,8 +75,7 @@ t.test('killed after a create commits and before its answer is sent, a retry get
   t.equal((sqlite.prepare('select count(*) as n from idempotency_keys').get() as { n: number }).n, 1, 'with its answer, in the same transaction')
   sqlite.close()
 
-  const restarted = await startServer({ DATABASE_URL: database, PETSTORE_API_KEYS: KEY, LOG_LEVEL: 'warn' })
-  t.teardown(() => { restarted.child.kill('SIGTERM') })
+  const restarted = await startServer(t, { DATABASE_URL: database, PETSTORE_API_KEYS: KEY, LOG_LEVEL: 'warn' })
   const retry = await fetch(`${restarted.base}/v1/pets`, { method: 'POST', headers, body })
   t.equal(retry.status, 201)
   t.equal(retry.headers.get('idempotent-replayed'), 'true')

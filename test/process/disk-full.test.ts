@@ -4,7 +4,6 @@
  * test/database/sqlite-faults.test.ts still makes the database itself full.
  */
 import { execFileSync } from 'node:child_process'
-import { once } from 'node:events'
 import { mkdirSync, openSync, rmSync, writeSync, closeSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
@@ -42,13 +41,8 @@ const skip = mountTmpfs(disk)
 if (skip === false) t.teardown(() => { execFileSync('umount', [disk]) })
 
 t.test('a full disk: writes get 503, reads and the process go on, and writes resume once there is room', { skip }, async (t) => {
-  const server = await startServer({ DATABASE_URL: join(disk, 'petstore.db'), PETSTORE_API_KEYS: KEY, RATE_LIMIT_MAX: '0' })
-  t.teardown(async () => {
-    if (server.child.exitCode === null) {
-      server.child.kill('SIGKILL')
-      await once(server.child, 'exit')
-    }
-  })
+  // Killed at the end of the test, before the disk is unmounted.
+  const server = await startServer(t, { DATABASE_URL: join(disk, 'petstore.db'), PETSTORE_API_KEYS: KEY, RATE_LIMIT_MAX: '0' })
   const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }
   const create = (name: string) => fetch(`${server.base}/v1/pets`, { method: 'POST', headers, body: JSON.stringify({ name, categoryId: 1 }) })
   t.equal((await create('before')).status, 201)

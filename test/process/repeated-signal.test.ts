@@ -39,10 +39,9 @@ async function heldCreate (port: number): Promise<{ socket: Socket, finish: () =
 async function drainingServer (t: Test, signal: NodeJS.Signals) {
   const database = join(tempDir(t), 'petstore.db')
   // No event-loop-delay shedding: on a busy test machine its 503 would hide what is checked.
-  const server = await startServer({
+  const server = await startServer(t, {
     DATABASE_URL: database, PETSTORE_API_KEYS: KEY, LOG_LEVEL: 'debug', SHUTDOWN_GRACE_MS: '60000', MAX_EVENT_LOOP_DELAY_MS: '0'
   })
-  t.teardown(() => { server.child.kill('SIGKILL') })
   const held = await heldCreate(server.port)
   t.teardown(() => held.socket.destroy())
   await until(() => server.output().includes('"reqId":"held","req":'), 'the server to receive the held create')

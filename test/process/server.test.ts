@@ -19,7 +19,7 @@ t.test('npm start makes a first key, serves with it, logs no secret and stops cl
 
   // The build, as `npm start` runs it. No terminal here, as in a container: the key goes
   // to a private file beside the database.
-  const first = await startServer(env, { built: true })
+  const first = await startServer(t, env, { built: true })
   const file = join(dir, 'first-run-key.txt')
   await until(() => existsSync(file) && first.output().includes('first-run-key.txt'), 'the first-run key file')
   t.equal(statSync(file).mode & 0o777, 0o600, 'only its owner can read it')
@@ -43,7 +43,7 @@ t.test('npm start makes a first key, serves with it, logs no secret and stops cl
   t.notMatch(first.output(), 'pst_wrong-key-for-the-log-check', 'a presented token is never logged')
 
   rmSync(file)
-  const second = await startServer(env, { built: true })
+  const second = await startServer(t, env, { built: true })
   t.notMatch(second.output(), /pst_|first-run-key/, 'the next start makes no key')
   t.notOk(existsSync(file))
   const listed = await fetch(`${second.base}/v1/pets`, { headers: { authorization: `Bearer ${key!}` } })
@@ -53,8 +53,7 @@ t.test('npm start makes a first key, serves with it, logs no secret and stops cl
 })
 
 t.test('with METRICS_PORT, metrics are served on their own listener, not on the API port', async (t) => {
-  const server = await startServer({ DATABASE_URL: join(tempDir(t), 'petstore.db'), PETSTORE_API_KEYS: 'metrics-test-key-not-a-secret-0', METRICS_PORT: '0' })
-  t.teardown(() => { server.child.kill('SIGTERM') })
+  const server = await startServer(t, { PETSTORE_API_KEYS: 'metrics-test-key-not-a-secret-0', METRICS_PORT: '0' })
   await until(() => server.output().includes('"metricsUrl"'), 'the metrics address in the log')
   const { metricsUrl } = server.output().split('\n').filter((line) => line.includes('"metricsUrl"')).map((line) => JSON.parse(line))[0]
   t.not(new URL(metricsUrl).port, String(server.port))
@@ -69,10 +68,9 @@ t.test('with METRICS_PORT, metrics are served on their own listener, not on the 
 
 t.test('the metrics listener is on METRICS_HOST, not on HOST, even when HOST is every interface', async (t) => {
   // 127.0.0.2 is a loopback address of its own on Linux: nothing else answers there.
-  const server = await startServer({
-    DATABASE_URL: join(tempDir(t), 'petstore.db'), PETSTORE_API_KEYS: 'metrics-test-key-not-a-secret-0', HOST: '0.0.0.0', METRICS_PORT: '0', METRICS_HOST: '127.0.0.2'
+  const server = await startServer(t, {
+    PETSTORE_API_KEYS: 'metrics-test-key-not-a-secret-0', HOST: '0.0.0.0', METRICS_PORT: '0', METRICS_HOST: '127.0.0.2'
   })
-  t.teardown(() => { server.child.kill('SIGTERM') })
   await until(() => server.output().includes('"metricsUrl"'), 'the metrics address in the log')
   const { metricsUrl } = server.output().split('\n').filter((line) => line.includes('"metricsUrl"')).map((line) => JSON.parse(line))[0]
   const port = Number(new URL(metricsUrl).port)
@@ -84,8 +82,8 @@ t.test('the metrics listener is on METRICS_HOST, not on HOST, even when HOST is 
 
 t.test('a scrape left unfinished does not hold the shutdown', async (t) => {
   // The grace period is shorter than the headers timeout: waiting for the scrape would exit 1.
-  const server = await startServer({
-    DATABASE_URL: join(tempDir(t), 'petstore.db'), PETSTORE_API_KEYS: 'metrics-test-key-not-a-secret-0', METRICS_PORT: '0', SHUTDOWN_GRACE_MS: '3000'
+  const server = await startServer(t, {
+    PETSTORE_API_KEYS: 'metrics-test-key-not-a-secret-0', METRICS_PORT: '0', SHUTDOWN_GRACE_MS: '3000'
   })
   await until(() => server.output().includes('"metricsUrl"'), 'the metrics address in the log')
   const { metricsUrl } = server.output().split('\n').filter((line) => line.includes('"metricsUrl"')).map((line) => JSON.parse(line))[0]

@@ -15,7 +15,7 @@ const KEY = 'shutdown-test-key-not-a-secret-0'
 
 t.test('SIGTERM under load loses nothing and cuts off no request it received', async (t) => {
   const database = join(tempDir(t), 'petstore.db')
-  const server = await startServer({ DATABASE_URL: database, PETSTORE_API_KEYS: KEY, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'debug' })
+  const server = await startServer(t, { DATABASE_URL: database, PETSTORE_API_KEYS: KEY, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'debug' })
   const outcomes: Outcome[] = []
   let stop = false
   const workers = Array.from({ length: 6 }, async (_, worker) => {

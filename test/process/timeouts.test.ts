@@ -3,9 +3,8 @@
  * connection closed, and they cannot pin the server.
  */
 import { connect, type Socket } from 'node:net'
-import { join } from 'node:path'
 import t from 'tap'
-import { startServer, tempDir, type ServerProcess } from '../helpers/process.ts'
+import { startServer, type ServerProcess } from '../helpers/process.ts'
 
 /** Everything the server sends on a socket until it closes it. */
 function exchange (port: number, send: (socket: Socket) => void): Promise<{ response: string }> {
@@ -25,11 +24,8 @@ function errorBody (response: string) {
 
 let server: ServerProcess
 t.before(async () => {
-  server = await startServer({
-    DATABASE_URL: join(tempDir(t), 'petstore.db'), PETSTORE_API_KEYS: 'timeouts-test-key-not-a-secret', HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000'
-  })
+  server = await startServer(t, { PETSTORE_API_KEYS: 'timeouts-test-key-not-a-secret', HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000' })
 })
-t.teardown(() => { server.child.kill('SIGTERM') })
 
 t.test('headers that never finish get 408 request_timeout and a closed socket', async (t) => {
   // `exchange` resolves once the server closes the socket (else fails after a generous

@@ -6,9 +6,9 @@
 import { Agent } from 'node:http'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
-import t, { type Test } from 'tap'
+import t from 'tap'
 import { until } from '../helpers/until.ts'
-import { postPet, runScript, startServer, tempDir, type Outcome, type ServerProcess } from '../helpers/process.ts'
+import { postPet, runScript, startServer, tempDir, type Outcome } from '../helpers/process.ts'
 import { nextLink } from '../helpers/store.ts'
 
 const KEY = 'backup-test-key-not-a-real-secret'
@@ -20,11 +20,6 @@ const SERVER_ENV = {
   SQLITE_LOCK_TIMEOUT_MS: '250',
   // On a busy machine the event loop lags and the overload check answers 503: not what this tests.
   MAX_EVENT_LOOP_DELAY_MS: '0'
-}
-
-function stopped (t: Test, server: ServerProcess): ServerProcess {
-  t.teardown(() => { server.child.kill('SIGTERM') })
-  return server
 }
 
 /** Every pet the server lists, following the Link header page by page. */
@@ -44,7 +39,7 @@ t.test('a backup taken under a stream of creates holds every create acknowledged
   const dir = tempDir(t)
   const database = join(dir, 'petstore.db')
   const copy = join(dir, 'backup.db')
-  const live = stopped(t, await startServer({ ...SERVER_ENV, DATABASE_URL: database }))
+  const live = await startServer(t, { ...SERVER_ENV, DATABASE_URL: database })
 
   const outcomes: Array<Outcome & { at: number }> = []
   const stop = new AbortController()
@@ -74,7 +69,7 @@ t.test('a backup taken under a stream of creates holds every create acknowledged
   t.equal(sqlite.pragma('journal_mode', { simple: true }), 'delete', 'the copy is one file, without a WAL')
   sqlite.close()
 
-  const restored = stopped(t, await startServer({ ...SERVER_ENV, DATABASE_URL: copy }))
+  const restored = await startServer(t, { ...SERVER_ENV, DATABASE_URL: copy })
   const served = await listed(restored.base)
   const missing = acknowledged.filter((pet) => served.get(pet.id) !== pet.name)
   t.same(missing, [], `all ${acknowledged.length} pets acknowledged before the backup are served from the copy`)

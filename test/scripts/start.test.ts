@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import t, { type Test } from 'tap'
 import { INPUTS, STAMP, staleness } from '../../scripts/lib/build-stamp.js'
-import { until } from '../helpers/app.ts'
+import { until } from '../helpers/until.ts'
 import { CHILD_ENV, tempDir } from '../helpers/process.ts'
 
 const KEY = 'start-script-test-key-not-secret'

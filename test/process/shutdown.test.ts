@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import t from 'tap'
 import { postPet, startServer, tempDir, type Outcome } from '../helpers/process.ts'
+import { until } from '../helpers/until.ts'
 
 const KEY = 'shutdown-test-key-not-a-secret-0'
 
@@ -30,7 +31,7 @@ t.test('SIGTERM under load loses nothing and cuts off no request it received', a
     agent.destroy()
   })
   // Let the load build up, then signal in the middle of it.
-  while (outcomes.filter((outcome) => outcome.status === 201).length < 60) await new Promise((resolve) => setTimeout(resolve, 10))
+  await until(() => outcomes.filter((outcome) => outcome.status === 201).length >= 60, '60 creates acknowledged')
   server.child.kill('SIGTERM')
   const [code] = await once(server.child, 'exit')
   stop = true

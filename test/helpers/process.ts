@@ -63,6 +63,15 @@ export function runScript (script: string, args: string[], env: Record<string, s
   return run(process.execPath, ['--import', 'tsx', script, ...args], { cwd: root, env: { ...CHILD_ENV, ...env } })
 }
 
+export interface ScriptResult { code: number, stdout: string, stderr: string }
+
+/** Runs one of scripts/ as `runScript` does, resolving with its exit code and output, whatever the code. */
+export function scriptResult (script: string, args: string[], env: Record<string, string>): Promise<ScriptResult> {
+  return runScript(script, args, env).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    ({ code, stdout, stderr }: ScriptResult) => ({ code, stdout, stderr }))
+}
+
 /** A temporary folder for one test, removed afterwards. */
 export function tempDir (t: Test): string {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-test-'))

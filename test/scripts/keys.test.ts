@@ -4,14 +4,15 @@ import { buildApp } from '../../src/app.ts'
 import { DEFAULTS } from '../../src/config/defaults.ts'
 import { connect } from '../../src/database/connect.ts'
 import { until } from '../helpers/until.ts'
-import { runScript, tempDir } from '../helpers/process.ts'
+import { runScript, scriptResult, tempDir } from '../helpers/process.ts'
 
 function keys (databaseUrl: string, ...args: string[]) {
   return runScript('scripts/keys.ts', args, { DATABASE_URL: databaseUrl })
 }
 
-async function failure (databaseUrl: string, ...args: string[]) {
-  return keys(databaseUrl, ...args).then(() => undefined, (error: { code: number, stderr: string }) => error)
+/** `npm run keys` expected to fail: its exit code and output. */
+function failure (databaseUrl: string, ...args: string[]) {
+  return scriptResult('scripts/keys.ts', args, { DATABASE_URL: databaseUrl })
 }
 
 t.test('create prints a key once, list never shows it, revoke stops it on a running service within a second', async (t) => {
@@ -45,19 +46,19 @@ t.test('revoke by id, and the errors', async (t) => {
   const url = join(tempDir(t), 'petstore.db')
   await keys(url, 'create', '--name', 'first')
   const duplicate = await failure(url, 'create', '--name', 'first')
-  t.equal(duplicate?.code, 1)
-  t.equal(duplicate?.stderr, 'keys: an active key named "first" already exists\n')
+  t.equal(duplicate.code, 1)
+  t.equal(duplicate.stderr, 'keys: an active key named "first" already exists\n')
   t.equal((await keys(url, 'revoke', '1')).stdout, 'Revoked key "first" (id 1).\n')
   const again = await failure(url, 'revoke', '1')
-  t.equal(again?.code, 1)
-  t.equal(again?.stderr, 'keys: No active key with the id or name "1"\n')
+  t.equal(again.code, 1)
+  t.equal(again.stderr, 'keys: No active key with the id or name "1"\n')
   const byId = await failure(url, 'revoke', '--id', '1')
-  t.equal(byId?.stderr, 'keys: No active key with the id 1\n')
+  t.equal(byId.stderr, 'keys: No active key with the id 1\n')
   t.match((await keys(url, 'create', '--name', 'first')).stdout, /\(id 2\)/, 'a revoked name can be used again')
   for (const args of [[], ['create'], ['create', '--name', ' '], ['revoke'], ['revoke', 'x', '--name', 'y'], ['revoke', '--id', 'abc'], ['list', 'extra'], ['rotate']]) {
     const usage = await failure(url, ...args)
-    t.equal(usage?.code, 2, args.join(' '))
-    t.equal(usage?.stderr, 'usage: npm run keys -- create --name NAME | list | revoke NAME|ID | revoke --id ID | revoke --name NAME\n', args.join(' '))
+    t.equal(usage.code, 2, args.join(' '))
+    t.equal(usage.stderr, 'usage: npm run keys -- create --name NAME | list | revoke NAME|ID | revoke --id ID | revoke --name NAME\n', args.join(' '))
   }
 })
 
@@ -68,8 +69,8 @@ t.test('a key named with digits can be revoked by name, and an ambiguous target 
   t.equal((await keys(url, 'revoke', '4242')).stdout, 'Revoked key "4242" (id 2).\n', 'no key has the id 4242, so it is the name')
   await keys(url, 'create', '--name', '1')
   const ambiguous = await failure(url, 'revoke', '1')
-  t.equal(ambiguous?.code, 1)
-  t.equal(ambiguous?.stderr, 'keys: "1" is the id of one active key and the name of another; say --id 1 or --name 1\n')
+  t.equal(ambiguous.code, 1)
+  t.equal(ambiguous.stderr, 'keys: "1" is the id of one active key and the name of another; say --id 1 or --name 1\n')
   t.equal((await keys(url, 'revoke', '--name', '1')).stdout, 'Revoked key "1" (id 3).\n')
   t.equal((await keys(url, 'revoke', '--id', '1')).stdout, 'Revoked key "first" (id 1).\n')
 })
@@ -78,8 +79,8 @@ t.test('key names with control or invisible characters are refused, and never pr
   const url = join(tempDir(t), 'petstore.db')
   for (const name of ['evil\u001b[2Jname', 'tab\there', 'rtl\u202Eeman', 'zero\u200Bwidth', 'x'.repeat(101)]) {
     const refused = await failure(url, 'create', '--name', name)
-    t.equal(refused?.code, 1, JSON.stringify(name))
-    t.equal(refused?.stderr, 'keys: a key name is 1 to 100 characters, with no control or invisible formatting characters\n')
+    t.equal(refused.code, 1, JSON.stringify(name))
+    t.equal(refused.stderr, 'keys: a key name is 1 to 100 characters, with no control or invisible formatting characters\n')
   }
   // A name stored before the rule, or by another tool, is escaped when shown.
   const db = await connect({ ...DEFAULTS.database, url })

@@ -2,40 +2,22 @@
  * What `npm run backup` refuses: one line on stderr, a non-zero exit, and no file written or
  * changed.
  */
-import { linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { linkSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import t from 'tap'
-import { runScript, tempDir } from '../helpers/process.ts'
+import { backup, databaseWithOnePet, files } from '../helpers/backup.ts'
+import { tempDir } from '../helpers/process.ts'
 
 const USAGE = 'usage: npm run backup -- FILE [--force]\n'
-
-interface Run { code: number, stdout: string, stderr: string }
-
-function backup (databaseUrl: string, ...args: string[]): Promise<Run> {
-  return runScript('scripts/backup.ts', args, { DATABASE_URL: databaseUrl }).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    ({ code, stdout, stderr }: Run) => ({ code, stdout, stderr }))
-}
-
-/** A small database as the service leaves it: WAL mode, one pet. */
-function database (path: string): SQLite.Database {
-  const db = new SQLite(path)
-  db.pragma('journal_mode = WAL')
-  db.exec("create table pets (id integer primary key, name text not null); insert into pets (name) values ('Rex')")
-  return db
-}
-
-/** The folder's files, to show that nothing was added (no copy, no partial file). */
-const files = (dir: string) => readdirSync(dir).sort()
 
 t.test('no FILE, or more than one, or an unknown option: the usage, exit 2', async (t) => {
   const dir = tempDir(t)
   const source = join(dir, 'live.db')
-  database(source).close()
+  databaseWithOnePet(source).close()
   const before = files(dir)
   const cases = [[], [''], ['a.db', 'b.db'], ['--forse', join(dir, 'a.db')]]
-  const runs = await Promise.all(cases.map((args) => backup(source, ...args)))
+  const runs = await Promise.all(cases.map((args) => backup(source, args)))
   for (const [i, run] of runs.entries()) t.same(run, { code: 2, stdout: '', stderr: USAGE }, JSON.stringify(cases[i]))
   t.same(files(dir), before, 'nothing written')
 })
@@ -43,16 +25,16 @@ t.test('no FILE, or more than one, or an unknown option: the usage, exit 2', asy
 t.test('a FILE that exists is refused without --force, and replaced with it', async (t) => {
   const dir = tempDir(t)
   const source = join(dir, 'live.db')
-  database(source).close()
+  databaseWithOnePet(source).close()
   const file = join(dir, 'backup.db')
   writeFileSync(file, 'an older backup')
   const before = files(dir)
 
-  t.same(await backup(source, file), { code: 1, stdout: '', stderr: `backup: ${file} exists; add --force to replace it\n` })
+  t.same(await backup(source, [file]), { code: 1, stdout: '', stderr: `backup: ${file} exists; add --force to replace it\n` })
   t.equal(readFileSync(file, 'utf8'), 'an older backup', 'the file is unchanged')
   t.same(files(dir), before, 'nothing else written')
 
-  const forced = await backup(source, file, '--force')
+  const forced = await backup(source, [file, '--force'])
   t.equal(forced.code, 0)
   t.match(forced.stdout, new RegExp(`^Backed up ${source} to ${file}: 2 pages, 8192 bytes\\n$`))
   const copy = new SQLite(file, { readonly: true })
@@ -65,7 +47,7 @@ t.test('PostgreSQL: pointed to pg_dump, without printing the credentials', async
   const dir = tempDir(t)
   const file = join(dir, 'my backup.dump')
   const url = 'postgres://petstore:fake-password-4321@db.example:5432/petstore?sslmode=require&password=other-fake-secret'
-  const run = await backup(url, file)
+  const run = await backup(url, [file])
   t.same(run, {
     code: 1,
     stdout: '',
@@ -90,7 +72,7 @@ t.test('no database to copy: in memory, missing, a folder, an empty file', async
     [folder, `${folder} (DATABASE_URL) is not a file`],
     [empty, `${empty} (DATABASE_URL) is empty, not a database`]
   ]
-  const runs = await Promise.all(refusals.map(([url]) => backup(url, file)))
+  const runs = await Promise.all(refusals.map(([url]) => backup(url, [file])))
   for (const [i, run] of runs.entries()) t.same(run, { code: 1, stdout: '', stderr: `backup: ${refusals[i]![1]}\n` }, refusals[i]![0])
   t.same(files(dir), before, 'nothing written, and no database made where there was none')
 })
@@ -98,14 +80,14 @@ t.test('no database to copy: in memory, missing, a folder, an empty file', async
 t.test('FILE must not be the live database or one of its files, not even with --force', async (t) => {
   const dir = tempDir(t)
   const source = join(dir, 'live.db')
-  const db = database(source)
+  const db = databaseWithOnePet(source)
   t.teardown(() => db.close())
   const link = join(dir, 'link.db')
   linkSync(source, link)
   const content = readFileSync(source)
   const before = files(dir)
   const live = [source, `${source}-wal`, link]
-  const runs = await Promise.all(live.map((file) => backup(source, file, '--force')))
+  const runs = await Promise.all(live.map((file) => backup(source, [file, '--force'])))
   for (const [i, run] of runs.entries()) {
     t.same(run, { code: 1, stdout: '', stderr: `backup: ${live[i]} is the live database, or one of its files; back it up to another file\n` }, live[i])
   }
@@ -117,13 +99,13 @@ t.test('FILE must not be the live database or one of its files, not even with --
 t.test('FILE in a folder that does not exist, or a folder itself', async (t) => {
   const dir = tempDir(t)
   const source = join(dir, 'live.db')
-  database(source).close()
+  databaseWithOnePet(source).close()
   const before = files(dir)
   const nowhere = join(dir, 'no-such-folder', 'backup.db')
-  t.same(await backup(source, nowhere), { code: 1, stdout: '', stderr: `backup: there is no folder ${join(dir, 'no-such-folder')} to write ${nowhere} in\n` })
+  t.same(await backup(source, [nowhere]), { code: 1, stdout: '', stderr: `backup: there is no folder ${join(dir, 'no-such-folder')} to write ${nowhere} in\n` })
   t.same(files(dir), before, 'no folder made')
   const folder = join(dir, 'backups')
   mkdirSync(folder)
-  t.same(await backup(source, folder, '--force'), { code: 1, stdout: '', stderr: `backup: ${folder} exists and is not a file\n` })
+  t.same(await backup(source, [folder, '--force']), { code: 1, stdout: '', stderr: `backup: ${folder} exists and is not a file\n` })
   t.same(files(folder), [], 'nothing written into it')
 })

@@ -5,26 +5,14 @@
  * It is petstore-client itself (the same module, so `instanceof PetstoreError` holds
  * whichever name a project imports it by), in JavaScript and in TypeScript.
  */
-import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { promisify } from 'node:util'
 import t, { type Test } from 'tap'
-import { CHILD_ENV, tempDir } from './helpers/process.ts'
+import { CONSUMER_ENV, consumerProject, npm, run, typeCheck } from './helpers/consumer.ts'
+import { tempDir } from './helpers/process.ts'
 
-const run = promisify(execFile)
 const root = new URL('../', import.meta.url)
-// npm run's own variables (npm_config_*, npm_package_*) would point the inner npm at this
-// project instead of the consumer's.
-const env = Object.fromEntries(Object.entries(CHILD_ENV).filter(([name]) => !name.toLowerCase().startsWith('npm_')))
-
-function consumer (dir: string): string {
-  const app = join(dir, 'app')
-  mkdirSync(join(app, 'node_modules'), { recursive: true })
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
-  return app
-}
 
 /** Imports petstore-service/client in `app` and compares it with petstore-client at `own`. */
 async function reexports (t: Test, app: string, own: string) {
@@ -35,7 +23,7 @@ async function reexports (t: Test, app: string, own: string) {
     'const client = reexported.createPetstoreClient({ baseUrl: "http://127.0.0.1:1/v1", apiKey: "k" })',
     'console.log(JSON.stringify({ names: Object.keys(reexported), same, listPets: typeof client.listPets }))'
   ].join('\n'))
-  const { stdout, stderr } = await run(process.execPath, ['consumer.mjs'], { cwd: app, env })
+  const { stdout, stderr } = await run(process.execPath, ['consumer.mjs'], { cwd: app, env: CONSUMER_ENV })
   t.equal(stderr, '')
   t.strictSame(JSON.parse(stdout), { names: ['PetstoreError', 'createPetstoreClient'], same: true, listPets: 'function' })
 
@@ -47,18 +35,12 @@ async function reexports (t: Test, app: string, own: string) {
     '// @ts-expect-error: not a status of the document',
     "client.listPets({ status: 'lost' })"
   ].join('\n'))
-  writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022', 'DOM'], types: [], strict: true, noEmit: true },
-    files: ['consumer.ts']
-  }))
-  const tsc = new URL('node_modules/typescript/bin/tsc', root)
-  const checked = await run(process.execPath, [tsc.pathname, '-p', app], { env }).catch((error: { stdout: string }) => error)
-  t.equal(checked.stdout, '', 'consumer.ts type-checks against the re-export (tsc prints nothing)')
+  t.equal(await typeCheck(app, 'consumer.ts'), '', 'consumer.ts type-checks against the re-export (tsc prints nothing)')
 }
 
 t.test('installed from the service\'s folder, petstore-service/client is petstore-client', async (t) => {
   t.ok(existsSync(new URL('dist/src/client.js', root)), 'dist/ holds the re-export: run npm run build (npm install does it)')
-  const app = consumer(tempDir(t))
+  const app = consumerProject(tempDir(t))
   // What `npm install /path/to/petstore-service` makes: a link to the folder.
   symlinkSync(fileURLToPath(root), join(app, 'node_modules/petstore-service'))
   await reexports(t, app, fileURLToPath(new URL('client/dist/index.js', root)))
@@ -70,9 +52,9 @@ t.test('installed from the service\'s tarball, petstore-service/client is the pe
   // dist/, under the other test files that run it, and `npm ci` built it already; installing
   // would compile the SQLite driver, which the client never loads. --prefer-offline: npm ci
   // filled the cache.
-  const packed = JSON.parse((await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: root, env, maxBuffer: 16 * 1024 * 1024 })).stdout) as Array<{ filename: string, bundled: string[] }>
+  const packed = JSON.parse((await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', dir], root)).stdout) as Array<{ filename: string, bundled: string[] }>
   t.ok(packed[0]!.bundled.includes('petstore-client'), 'the tarball carries petstore-client')
-  const app = consumer(dir)
-  await run('npm', ['install', join(dir, packed[0]!.filename), '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: app, env, maxBuffer: 16 * 1024 * 1024 })
+  const app = consumerProject(dir)
+  await npm(['install', join(dir, packed[0]!.filename), '--ignore-scripts', '--prefer-offline'], app)
   await reexports(t, app, join(app, 'node_modules/petstore-service/node_modules/petstore-client/dist/index.js'))
 })

@@ -4,24 +4,15 @@
  * with no TypeScript loader, against a running service (the build `npm start` runs). A
  * TypeScript consumer is type-checked against the declarations the tarball ships.
  */
-import { execFile } from 'node:child_process'
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import t from 'tap'
 import { TEST_KEY } from '../../test/helpers/app.ts'
-import { CHILD_ENV, startServer, tempDir } from '../../test/helpers/process.ts'
+import { CONSUMER_ENV, consumerProject, npm, run, typeCheck } from '../../test/helpers/consumer.ts'
+import { startServer, tempDir } from '../../test/helpers/process.ts'
 
-const run = promisify(execFile)
 const root = new URL('../../', import.meta.url)
 const fixtures = new URL('fixtures/consumer/', import.meta.url)
-// npm run's own variables (npm_config_*, npm_package_*) would point the inner npm at this
-// project instead of the consumer's.
-const env = Object.fromEntries(Object.entries(CHILD_ENV).filter(([name]) => !name.toLowerCase().startsWith('npm_')))
-
-async function npm (args: string[], cwd: string | URL) {
-  return run('npm', [...args, '--no-audit', '--no-fund'], { cwd, env, maxBuffer: 16 * 1024 * 1024 })
-}
 
 interface Packed { filename: string, size: number, files: Array<{ path: string }> }
 interface Installed { packages: Record<string, { version?: string, hasInstallScript?: boolean, link?: boolean }> }
@@ -39,9 +30,7 @@ t.test('a plain JavaScript project installs the tarball and lists, creates, page
   t.ok(size < 100_000, `the tarball is under 100 kB (${(size / 1000).toFixed(1)} kB)`)
   t.comment(`${filename}: ${(size / 1000).toFixed(1)} kB, ${paths.length} files`)
 
-  const app = join(dir, 'app')
-  mkdirSync(app)
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
+  const app = consumerProject(dir)
   copyFileSync(new URL('consumer.mjs', fixtures), join(app, 'consumer.mjs'))
   // No --ignore-scripts: the package and what it brings must need no install script.
   // --prefer-offline: npm ci filled the cache.
@@ -56,7 +45,7 @@ t.test('a plain JavaScript project installs the tarball and lists, creates, page
 
   const server = await startServer(t, { DATABASE_URL: join(dir, 'petstore.db'), PETSTORE_API_KEYS: TEST_KEY }, { built: true })
   const { stdout, stderr } = await run(process.execPath, ['consumer.mjs'], {
-    cwd: app, env: { ...env, PETSTORE_URL: `${server.base}/v1`, PETSTORE_API_KEY: TEST_KEY }
+    cwd: app, env: { ...CONSUMER_ENV, PETSTORE_URL: `${server.base}/v1`, PETSTORE_API_KEY: TEST_KEY }
   })
   t.equal(stderr, '')
   const out = JSON.parse(stdout)
@@ -72,11 +61,5 @@ t.test('a plain JavaScript project installs the tarball and lists, creates, page
 
   // TypeScript consumers: the shipped declarations, checked by this project's compiler.
   copyFileSync(new URL('consumer.ts', fixtures), join(app, 'consumer.ts'))
-  writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022', 'DOM'], types: [], strict: true, noEmit: true },
-    files: ['consumer.ts']
-  }))
-  const tsc = new URL('node_modules/typescript/bin/tsc', root)
-  const checked = await run(process.execPath, [tsc.pathname, '-p', app], { env }).catch((error: { stdout: string }) => error)
-  t.equal(checked.stdout, '', 'consumer.ts type-checks against the installed package (tsc prints nothing)')
+  t.equal(await typeCheck(app, 'consumer.ts'), '', 'consumer.ts type-checks against the installed package (tsc prints nothing)')
 })

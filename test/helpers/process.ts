@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process'
 import { once } from 'node:events'
 import { connect } from 'node:net'
-import { request, type Agent } from 'node:http'
+import { Agent, request } from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -100,6 +100,41 @@ export function postPet (port: number, agent: Agent, key: string, requestId: str
     req.on('error', (error: NodeJS.ErrnoException) => resolve({ requestId, error: error.code ?? error.message }))
     req.end(JSON.stringify({ name: requestId, categoryId: 1 }))
   })
+}
+
+export interface CreateStream {
+  /** Every answer so far, in the order they came, with the time each came (`at`, ms since the epoch). */
+  outcomes: Array<Outcome & { at: number }>
+  /** Sends no more requests; resolves once every connection has had its last answer. */
+  stop: () => Promise<void>
+  /** Resolves once every connection has stopped, by `stop()` or by an error that ends it. */
+  done: Promise<void>
+}
+
+/**
+ * Creates pets on the server at `port` from `connections` keep-alive connections at once, one
+ * request at a time on each (at most 10,000), named `PREFIXwN-rI` after the connection and
+ * the request, until `stop()` or, on a connection, an error that `endsOn` accepts (any error,
+ * unless told otherwise). `onOutcome` sees each answer as it comes.
+ */
+export function streamCreates (port: number, key: string, { connections = 4, prefix = '', endsOn = () => true, onOutcome }: {
+  connections?: number, prefix?: string, endsOn?: (error: string) => boolean, onOutcome?: (outcome: Outcome) => void
+} = {}): CreateStream {
+  const outcomes: Array<Outcome & { at: number }> = []
+  let running = true
+  const done = Promise.all(Array.from({ length: connections }, async (_, connection) => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    // `running` is cleared by stop(), between awaits.
+    // eslint-disable-next-line no-unmodified-loop-condition
+    for (let i = 0; running && i < 10_000; i++) {
+      const outcome = { ...await postPet(port, agent, key, `${prefix}w${connection}-r${i}`), at: Date.now() }
+      outcomes.push(outcome)
+      onOutcome?.(outcome)
+      if (outcome.error !== undefined && endsOn(outcome.error)) break
+    }
+    agent.destroy()
+  })).then(() => {})
+  return { outcomes, stop: () => { running = false; return done }, done }
 }
 
 /** Whether a TCP connection to `host:port` is accepted: 'connected', or the error's code (ECONNREFUSED). */

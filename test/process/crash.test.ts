@@ -6,11 +6,10 @@
  * Idempotency-Key, from what was stored, without a second record.
  */
 import { once } from 'node:events'
-import { Agent } from 'node:http'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import t from 'tap'
-import { postPet, startServer, tempDir, type Outcome } from '../helpers/process.ts'
+import { startServer, streamCreates, tempDir } from '../helpers/process.ts'
 
 const KEY = 'crash-test-key-not-a-real-secret'
 
@@ -22,22 +21,19 @@ t.test('SIGKILL mid-stream loses no acknowledged create and never reuses an id',
   // Kill after a few, some and many acknowledged creates.
   for (const [round, killAfter] of [5, 40, 150].entries()) {
     const server = await startServer(t, { DATABASE_URL: database, PETSTORE_API_KEYS: KEY, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'warn' })
-    const outcomes: Outcome[] = []
     let killed = false
-    const workers = Array.from({ length: 4 }, async (_, worker) => {
-      const agent = new Agent({ keepAlive: true, maxSockets: 1 })
-      for (let i = 0; !killed; i++) {
-        const outcome = await postPet(server.port, agent, KEY, `k${round}-w${worker}-r${i}`)
-        outcomes.push(outcome)
-        if (outcome.error !== undefined) break
-        if (!killed && outcomes.filter((o) => o.status === 201).length >= killAfter) {
+    const stream = streamCreates(server.port, KEY, {
+      prefix: `k${round}-`,
+      onOutcome: () => {
+        if (!killed && stream.outcomes.filter((o) => o.status === 201).length >= killAfter) {
           killed = true
           server.child.kill('SIGKILL')
+          stream.stop()
         }
       }
-      agent.destroy()
     })
-    await Promise.all(workers)
+    await stream.done
+    const { outcomes } = stream
     const [, signal] = await once(server.child, 'exit')
     t.equal(signal, 'SIGKILL', `round ${round}: killed`)
 

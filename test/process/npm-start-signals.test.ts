@@ -6,12 +6,11 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { readdirSync, readFileSync } from 'node:fs'
-import { Agent } from 'node:http'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import t, { type Test } from 'tap'
 import { until } from '../helpers/until.ts'
-import { builtServer, CHILD_ENV, postPet, tempDir, tryConnect, type Outcome } from '../helpers/process.ts'
+import { builtServer, CHILD_ENV, streamCreates, tempDir, tryConnect } from '../helpers/process.ts'
 
 const KEY = 'npm-start-signals-key-not-secret'
 const root = new URL('../..', import.meta.url)
@@ -75,26 +74,13 @@ for (const target of ['npm', 'group'] as const) {
     const servicePid = output().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line).pid as number)[0]!
     t.same(processStat(servicePid), { ppid: npm.pid, pgrp: npm.pid }, 'the service is npm\'s own child, no shell between them')
 
-    const outcomes: Outcome[] = []
-    let stop = false
-    const workers = Array.from({ length: 4 }, async (_, worker) => {
-      const agent = new Agent({ keepAlive: true, maxSockets: 1 })
-      // `stop` is set below, between awaits.
-      // eslint-disable-next-line no-unmodified-loop-condition
-      for (let i = 0; !stop && i < 10_000; i++) {
-        const outcome = await postPet(port, agent, KEY, `w${worker}-r${i}`)
-        outcomes.push(outcome)
-        if (outcome.error !== undefined) break
-      }
-      agent.destroy()
-    })
+    const { outcomes, stop } = streamCreates(port, KEY)
     await until(() => outcomes.filter((outcome) => outcome.status === 201).length >= 40, 'creates under load')
 
     process.kill(target === 'npm' ? npm.pid! : -npm.pid!, 'SIGTERM')
     const [code, signal] = await npmExit
     const serviceGoneFirst = !alive(servicePid)
-    stop = true
-    await Promise.all(workers)
+    await stop()
     t.same([code, signal], [0, null], 'npm exits 0')
     t.ok(serviceGoneFirst, 'the service had exited before npm did')
     t.same(groupMembers(npm.pid!), [], 'no process of the group is left')

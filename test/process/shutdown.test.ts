@@ -5,11 +5,10 @@
  */
 import { once } from 'node:events'
 import { existsSync, statSync } from 'node:fs'
-import { Agent } from 'node:http'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import t from 'tap'
-import { postPet, startServer, tempDir, type Outcome } from '../helpers/process.ts'
+import { startServer, streamCreates, tempDir } from '../helpers/process.ts'
 import { until } from '../helpers/until.ts'
 
 const KEY = 'shutdown-test-key-not-a-secret-0'
@@ -17,25 +16,12 @@ const KEY = 'shutdown-test-key-not-a-secret-0'
 t.test('SIGTERM under load loses nothing and cuts off no request it received', async (t) => {
   const database = join(tempDir(t), 'petstore.db')
   const server = await startServer(t, { DATABASE_URL: database, PETSTORE_API_KEYS: KEY, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'debug' })
-  const outcomes: Outcome[] = []
-  let stop = false
-  const workers = Array.from({ length: 6 }, async (_, worker) => {
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
-    // `stop` is set by the test below, between awaits.
-    // eslint-disable-next-line no-unmodified-loop-condition
-    for (let i = 0; !stop && i < 10_000; i++) {
-      const outcome = await postPet(server.port, agent, KEY, `w${worker}-r${i}`)
-      outcomes.push(outcome)
-      if (outcome.error === 'ECONNREFUSED') break
-    }
-    agent.destroy()
-  })
+  const { outcomes, stop } = streamCreates(server.port, KEY, { connections: 6, endsOn: (error) => error === 'ECONNREFUSED' })
   // Let the load build up, then signal in the middle of it.
   await until(() => outcomes.filter((outcome) => outcome.status === 201).length >= 60, '60 creates acknowledged')
   server.child.kill('SIGTERM')
   const [code] = await once(server.child, 'exit')
-  stop = true
-  await Promise.all(workers)
+  await stop()
   t.equal(code, 0, 'the process exits 0')
 
   const created = outcomes.filter((outcome) => outcome.status === 201)

@@ -3,12 +3,11 @@
  * writers never see an error, and a server started on the copy serves every pet that was
  * acknowledged before the command started.
  */
-import { Agent } from 'node:http'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import t from 'tap'
 import { until } from '../helpers/until.ts'
-import { postPet, runScript, startServer, tempDir, type Outcome } from '../helpers/process.ts'
+import { runScript, startServer, streamCreates, tempDir } from '../helpers/process.ts'
 import { nextLink } from '../helpers/store.ts'
 
 const KEY = 'backup-test-key-not-a-real-secret'
@@ -41,13 +40,8 @@ t.test('a backup taken under a stream of creates holds every create acknowledged
   const copy = join(dir, 'backup.db')
   const live = await startServer(t, { ...SERVER_ENV, DATABASE_URL: database })
 
-  const outcomes: Array<Outcome & { at: number }> = []
-  const stop = new AbortController()
-  const writers = Array.from({ length: 4 }, async (_, worker) => {
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
-    for (let i = 0; !stop.signal.aborted; i++) outcomes.push({ ...await postPet(live.port, agent, KEY, `w${worker}-r${i}`), at: Date.now() })
-    agent.destroy()
-  })
+  // Writers that go on whatever happens: any answer but a 201 fails the test below.
+  const { outcomes, stop } = streamCreates(live.port, KEY, { endsOn: () => false })
   await until(() => outcomes.filter((outcome) => outcome.status === 201).length >= 200, '200 creates before the backup')
 
   // Every create answered so far, taken just before the command starts.
@@ -55,8 +49,7 @@ t.test('a backup taken under a stream of creates holds every create acknowledged
   const started = Date.now()
   const backup = await runScript('scripts/backup.ts', [copy], { DATABASE_URL: database })
   const finished = Date.now()
-  stop.abort()
-  await Promise.all(writers)
+  await stop()
 
   t.match(backup.stdout, new RegExp(`^Backed up ${database} to ${copy}: \\d+ pages, \\d+ bytes\\n$`))
   t.equal(backup.stderr, '')

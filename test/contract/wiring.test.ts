@@ -8,6 +8,7 @@ import { parse, stringify } from 'yaml'
 import { ApiDocument, apiDocument } from '../../src/contract/document.ts'
 import { handlers } from '../../src/features/handlers.ts'
 import { AUTH, build, JSON_HEADERS } from '../helpers/app.ts'
+import { captureLog } from '../helpers/log.ts'
 import { DATABASE_UNAVAILABLE, errorBody } from '../helpers/answers.ts'
 import { until } from '../helpers/until.ts'
 
@@ -114,21 +115,21 @@ t.test('a document the service cannot honour stops the start', async (t) => {
 })
 
 t.test('an operation whose work outlasts RESPONSE_TIMEOUT_MS is answered 503 with Retry-After, and the late outcome is logged', async (t) => {
-  const lines: string[] = []
+  const log = captureLog()
   let finish!: () => void
   const app = await build(t, {
     timeouts: { responseMs: 100 },
     // Work that waits on something that does not answer: a stalled database, say.
     handlers: { ...handlers, listPets: () => new Promise((resolve) => { finish = () => resolve([]) }) },
-    logger: { level: 'warn', stream: { write: (line: string) => { lines.push(line) } } }
+    logger: { level: 'warn', stream: log.stream }
   })
   const res = await app.inject({ url: '/v1/pets', headers: AUTH })
   t.equal(res.statusCode, 503)
   t.same(res.json(), DATABASE_UNAVAILABLE)
   t.equal(res.headers['retry-after'], '2')
   t.equal(res.headers['cache-control'], 'no-store')
-  t.match(lines.join(''), /no answer within the deadline/)
+  t.match(log.text(), /no answer within the deadline/)
   finish()
-  await until(() => lines.join('').includes('work finished after its deadline'), 'the late outcome to be logged')
+  await until(() => log.text().includes('work finished after its deadline'), 'the late outcome to be logged')
   t.pass('the late outcome is logged')
 })

@@ -13,6 +13,7 @@ import type { Test } from 'tap'
 import { hashKey } from '../../src/features/api-keys/key-material.ts'
 import { faultProxy } from '../helpers/fault-proxy.ts'
 import { AUTH, build, JSON_HEADERS, TEST_KEY } from '../helpers/app.ts'
+import { captureLog } from '../helpers/log.ts'
 import { DATABASE_UNAVAILABLE, errorBody } from '../helpers/answers.ts'
 import { until } from '../helpers/until.ts'
 import { createPostgresDatabase, POSTGRES_ADMIN_URL, postgresSkipReason } from '../helpers/services.ts'
@@ -71,11 +72,11 @@ async function servesAgain (t: Test, app: App) {
 
 t.test('backends terminated under load: 503s, never a 500 or the end of the process', { skip }, async (t) => {
   const url = await createPostgresDatabase(t)
-  const warnings: string[] = []
+  const log = captureLog()
   const app = await build(t, {
     database: { url, poolSize: 4 },
     rateLimit: NO_LIMITS,
-    logger: { level: 'warn', stream: { write: (line: string) => { warnings.push(line) } } }
+    logger: { level: 'warn', stream: log.stream }
   })
   const traffic = load(app)
   const database = new URL(url).pathname.slice(1)
@@ -88,7 +89,7 @@ t.test('backends terminated under load: 503s, never a 500 or the end of the proc
   const answers = await traffic.stop()
   t.ok(terminated > 0, `${terminated} backends terminated while ${answers.length} requests ran`)
   checkAnswers(t, answers, [200, 201, 503])
-  t.match(warnings.join(''), /database connection lost/, 'the lost connections are logged')
+  t.match(log.text(), /database connection lost/, 'the lost connections are logged')
   await servesAgain(t, app)
 })
 

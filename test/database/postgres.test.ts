@@ -8,6 +8,7 @@ import { createApiKey } from '../../src/features/api-keys/repository.ts'
 import pg from 'pg'
 import { createPostgresDatabase, POSTGRES_ADMIN_URL, postgresSkipReason } from '../helpers/services.ts'
 import { AUTH, JSON_HEADERS, TEST_KEY } from '../helpers/app.ts'
+import { captureLog } from '../helpers/log.ts'
 import { petBody } from '../helpers/answers.ts'
 import { until } from '../helpers/until.ts'
 
@@ -86,7 +87,7 @@ t.test('one Idempotency-Key sent 30 times at once to two instances makes exactly
 
 t.test('a PostgreSQL connection killed under the service does not crash it', { skip }, async (t) => {
   const url = await createPostgresDatabase(t)
-  const warnings: string[] = []
+  const log = captureLog()
   await withApps(url, 1, async (app) => {
     t.equal((await app.inject({ url: '/readyz' })).statusCode, 200)
     // Ends every connection of this database from the server side, as a restart would.
@@ -95,9 +96,9 @@ t.test('a PostgreSQL connection killed under the service does not crash it', { s
     await admin.connect()
     await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name])
     await admin.end()
-    await until(() => warnings.join('').includes('database connection lost'), 'the pool to notice')
+    await until(() => log.text().includes('database connection lost'), 'the pool to notice')
     t.equal((await app.inject({ url: '/readyz' })).statusCode, 200, 'the pool reconnects')
     t.equal((await app.inject({ url: '/v1/pets', headers: AUTH })).statusCode, 200)
-  }, { logger: { level: 'warn', stream: { write: (line: string) => { warnings.push(line) } } } })
-  t.match(warnings.join(''), /database connection lost/, 'the lost connection is logged')
+  }, { logger: { level: 'warn', stream: log.stream } })
+  t.match(log.text(), /database connection lost/, 'the lost connection is logged')
 })

@@ -13,13 +13,9 @@ import { AUTH, build, JSON_HEADERS } from '../helpers/app.ts'
 import { DATABASE_UNAVAILABLE } from '../helpers/answers.ts'
 import { until } from '../helpers/until.ts'
 import { holdWriteLock } from '../helpers/lock-holder.ts'
+import { captureLog } from '../helpers/log.ts'
 import { runScript, tempDir } from '../helpers/process.ts'
 import { rowCount } from '../helpers/store.ts'
-
-function capture () {
-  const lines: string[] = []
-  return { lines, logger: { level: 'info', stream: { write: (line: string) => { lines.push(line) } } } }
-}
 
 const newPet = (name: string, headers: Record<string, string> = {}) =>
   ({ method: 'POST' as const, url: '/v1/pets', headers: { ...JSON_HEADERS, ...headers }, payload: { name, categoryId: 1 } })
@@ -44,8 +40,8 @@ t.test('a write waits for a lock another process holds, while other requests are
 
 t.test('a lock held past SQLITE_LOCK_TIMEOUT_MS is a 503 with Retry-After, nothing is written, and the log says why', async (t) => {
   const file = join(tempDir(t), 'petstore.db')
-  const log = capture()
-  const app = await build(t, { database: { url: file, lockTimeoutMs: 200 }, logger: log.logger })
+  const log = captureLog()
+  const app = await build(t, { database: { url: file, lockTimeoutMs: 200 }, logger: { level: 'info', stream: log.stream } })
   const holder = await holdWriteLock(t, file)
   for (const request of [newPet('plain'), newPet('idempotent', { 'idempotency-key': 'locked-1' })]) {
     const res = await app.inject(request)
@@ -57,7 +53,7 @@ t.test('a lock held past SQLITE_LOCK_TIMEOUT_MS is a 503 with Retry-After, nothi
   }
   const placed = await app.inject({ method: 'POST', url: '/v1/store/orders', headers: JSON_HEADERS, payload: { petId: 1 } })
   t.same([placed.statusCode, placed.json()], [503, DATABASE_UNAVAILABLE], 'every write, orders too')
-  const logged = log.lines.join('')
+  const logged = log.text()
   t.match(logged, /database is locked/, 'the log names the cause')
   t.notMatch(logged, /no transaction is active/)
   await holder.release()
@@ -69,8 +65,8 @@ t.test('a lock held past SQLITE_LOCK_TIMEOUT_MS is a 503 with Retry-After, nothi
 
 t.test('a full database is a 503, the log names the real cause, and writes resume once there is room', async (t) => {
   const file = join(tempDir(t), 'petstore.db')
-  const log = capture()
-  const app = await build(t, { database: { url: file }, logger: log.logger })
+  const log = captureLog()
+  const app = await build(t, { database: { url: file }, logger: { level: 'info', stream: log.stream } })
   t.equal((await app.inject(newPet('before'))).statusCode, 201)
   // SQLite's own page limit makes the file "full" exactly as a full disk does (SQLITE_FULL).
   const { rows } = await sql<{ page_count: number }>`pragma page_count`.execute(app.db)
@@ -88,7 +84,7 @@ t.test('a full database is a 503, the log names the real cause, and writes resum
     t.same(res.json(), DATABASE_UNAVAILABLE)
     t.equal(res.headers['retry-after'], '2')
   }
-  const logged = log.lines.join('')
+  const logged = log.text()
   t.match(logged, /database or disk is full/, 'the log names the real cause')
   t.notMatch(logged, /no transaction is active/, 'not an error from cleaning up after it')
   const stored = await rowCount(app, 'pets')

@@ -2,27 +2,14 @@
  * What the logs hold: a request id on every request line, each 5xx once with its stack,
  * and never a key.
  */
-import { Writable } from 'node:stream'
 import t from 'tap'
 import { createApiKey } from '../../src/features/api-keys/repository.ts'
 import { loggerOptions, REDACTED_PATHS } from '../../src/config/logger.ts'
 import { build, JSON_HEADERS, TEST_KEY } from '../helpers/app.ts'
-
-function capture () {
-  const lines: Array<Record<string, any>> = []
-  let raw = ''
-  const stream = new Writable({
-    write (chunk, _encoding, done) {
-      raw += chunk
-      lines.push(JSON.parse(chunk.toString()))
-      done()
-    }
-  })
-  return { stream, lines, raw: () => raw }
-}
+import { captureLog } from '../helpers/log.ts'
 
 t.test('no key ever reaches the log, at any level', async (t) => {
-  const log = capture()
+  const log = captureLog()
   const app = await build(t, { logger: { level: 'trace', stream: log.stream, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } } })
   const { key: databaseKey } = await createApiKey(app.db, 'logged')
   await app.apiKeys.sync(app)
@@ -36,12 +23,12 @@ t.test('no key ever reaches the log, at any level', async (t) => {
   }
   t.ok(log.lines.length > 20, `${log.lines.length} lines captured`)
   for (const secret of [TEST_KEY, databaseKey, databaseKey.slice(10), 'pst_guessed-key-never-valid']) {
-    t.notOk(log.raw().includes(secret), `no trace of ${secret.slice(0, 8)}…`)
+    t.notOk(log.text().includes(secret), `no trace of ${secret.slice(0, 8)}…`)
   }
 })
 
 t.test('no key reaches the log when a request or a set of headers is logged whole', async (t) => {
-  const log = capture()
+  const log = captureLog()
   const app = await build(t, { logger: { ...loggerOptions({ level: 'info', format: 'json' }, false), stream: log.stream } })
   const authorization = `Bearer ${TEST_KEY}`
   app.get('/v1/logs-whole', async (request) => {
@@ -55,7 +42,7 @@ t.test('no key reaches the log when a request or a set of headers is logged whol
   const res = await app.inject({ url: '/v1/logs-whole', headers: { authorization } })
   t.equal(res.statusCode, 200)
   t.equal(log.lines.filter((line) => String(line.msg).startsWith('as ')).length, 5, 'every line written')
-  t.notOk(log.raw().includes(TEST_KEY), 'the key is nowhere in the log')
+  t.notOk(log.text().includes(TEST_KEY), 'the key is nowhere in the log')
   const line = (msg: string) => log.lines.find((line) => line.msg === msg)!
   t.match(line('as request').request, { method: 'GET', url: '/v1/logs-whole' })
   t.equal(line('as request').request.headers, undefined, 'a request is logged without its headers')
@@ -65,17 +52,17 @@ t.test('no key reaches the log when a request or a set of headers is logged whol
 })
 
 t.test('a credential sent as a query parameter never reaches the log', async (t) => {
-  const log = capture()
+  const log = captureLog()
   const app = await build(t, { logger: { ...loggerOptions({ level: 'info', format: 'json' }, false), stream: log.stream } })
   const res = await app.inject({ url: `/v1/pets?api_key=${TEST_KEY}&access_token=${TEST_KEY}`, headers: { 'x-request-id': 'query-key' } })
   t.equal(res.statusCode, 401)
-  t.notOk(log.raw().includes(TEST_KEY), 'the key is nowhere in the log')
+  t.notOk(log.text().includes(TEST_KEY), 'the key is nowhere in the log')
   const incoming = log.lines.find((line) => line.reqId === 'query-key' && line.req !== undefined)
   t.equal(incoming?.req.url, '/v1/pets?api_key=[redacted]&access_token=[redacted]')
 })
 
 t.test('every request line carries the request id', async (t) => {
-  const log = capture()
+  const log = captureLog()
   const app = await build(t, { logger: { level: 'info', stream: log.stream } })
   await app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${TEST_KEY}`, 'x-request-id': 'log-1' } })
   await app.inject({ url: '/v1/pets', headers: { 'x-request-id': 'log-2' } })
@@ -87,7 +74,7 @@ t.test('every request line carries the request id', async (t) => {
 })
 
 t.test('a 5xx is logged once, with its stack and the request id', async (t) => {
-  const log = capture()
+  const log = captureLog()
   const app = await build(t, { logger: { level: 'info', stream: log.stream } })
   app.get('/v1/broken', async () => { throw new Error('disk on fire') })
   const res = await app.inject({ url: '/v1/broken', headers: { authorization: `Bearer ${TEST_KEY}`, 'x-request-id': 'boom-1' } })
@@ -102,7 +89,7 @@ t.test('a 5xx is logged once, with its stack and the request id', async (t) => {
 
 t.test('at info, one line per request, when it is answered; the arrival line only at debug', async (t) => {
   for (const level of ['info', 'debug'] as const) {
-    const log = capture()
+    const log = captureLog()
     const app = await build(t, { logger: { ...loggerOptions({ level, format: 'json' }, false), stream: log.stream } })
     await app.inject({ url: '/v1/pets?limit=1', headers: { authorization: `Bearer ${TEST_KEY}`, 'x-request-id': 'one-line' } })
     const lines = log.lines.filter((line) => line.reqId === 'one-line')

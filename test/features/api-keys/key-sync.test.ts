@@ -2,12 +2,12 @@
  * The key ring's once-a-second sync: revocation keeps working while writing key use
  * fails, syncs never overlap, and failures that go on are logged loudly.
  */
-import { Writable } from 'node:stream'
 import { sql } from 'kysely'
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { createApiKey } from '../../../src/features/api-keys/repository.ts'
 import { build, TEST_DATABASE } from '../../helpers/app.ts'
+import { captureLog } from '../../helpers/log.ts'
 import { until } from '../../helpers/until.ts'
 
 /** From now on, recording a key's last use fails, as on a full disk or a read-only replica. */
@@ -41,8 +41,7 @@ t.test('syncs never overlap: a sync asked for while one runs shares it', async (
 })
 
 t.test('syncs that keep failing are logged loudly', async (t) => {
-  const lines: Array<{ level: number, msg: string, failures?: number }> = []
-  const stream = new Writable({ write (chunk, _encoding, done) { lines.push(JSON.parse(chunk.toString())); done() } })
+  const { stream, lines } = captureLog<{ level: number, msg: string, failures?: number }>()
   const app = await build(t, { apiKeys: [], keySyncIntervalMs: 10, logger: { level: 'warn', stream } })
   const { key } = await createApiKey(app.db, 'busy')
   await app.apiKeys.sync(app)

@@ -4,7 +4,6 @@
  * instance's memory meanwhile, and Redis is used again once it answers.
  */
 import { randomBytes } from 'node:crypto'
-import { Writable } from 'node:stream'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { Redis } from 'ioredis'
 import t, { type Test } from 'tap'
@@ -12,6 +11,7 @@ import { buildApp } from '../../../src/app.ts'
 import { hashKey } from '../../../src/features/api-keys/key-material.ts'
 import { faultProxy, type FaultProxy } from '../../helpers/fault-proxy.ts'
 import { build } from '../../helpers/app.ts'
+import { captureLog } from '../../helpers/log.ts'
 import { errorBody } from '../../helpers/answers.ts'
 import { until } from '../../helpers/until.ts'
 import { REDIS_URL, redisSkipReason } from '../../helpers/services.ts'
@@ -49,8 +49,7 @@ async function setup (t: Test, perKey: number): Promise<Setup> {
   const key = `redis-fault-${randomBytes(16).toString('hex')}`
   const address = `10.${randomBytes(3).join('.')}`
   const keyCounter = `petstore-rate-limit:key:${hashKey(key)}`
-  const lines: LogLine[] = []
-  const stream = new Writable({ write (chunk, _encoding, done) { lines.push(JSON.parse(chunk.toString())); done() } })
+  const { stream, lines } = captureLog<LogLine>()
   const app = await build(t, {
     apiKeys: [key],
     redisUrl: proxy.through(REDIS_URL),

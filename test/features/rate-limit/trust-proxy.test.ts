@@ -3,9 +3,9 @@
  * says to believe it. A hop count or a list of proxies cannot be fooled by a client that
  * sends its own X-Forwarded-For; `true` can, and the start warns about it.
  */
-import { Writable } from 'node:stream'
 import t from 'tap'
 import { build } from '../../helpers/app.ts'
+import { captureLog } from '../../helpers/log.ts'
 
 const PROXY = '10.0.0.1'
 
@@ -27,9 +27,8 @@ t.test('with a hop count or the proxy\'s address, a client cannot choose its add
 })
 
 t.test('TRUST_PROXY=true believes any X-Forwarded-For, and the start warns about it', async (t) => {
-  const lines: string[] = []
-  const stream = new Writable({ write (chunk, _encoding, done) { lines.push(chunk.toString()); done() } })
-  const app = await build(t, { trustProxy: true, rateLimit: { perKey: 100, anonymous: 1 }, logger: { level: 'warn', stream } })
+  const log = captureLog()
+  const app = await build(t, { trustProxy: true, rateLimit: { perKey: 100, anonymous: 1 }, logger: { level: 'warn', stream: log.stream } })
   t.same(await guessesFromOneClient(app), [401, 401], 'each spoofed address gets an allowance of its own')
-  t.match(lines.join(''), /TRUST_PROXY=true believes any X-Forwarded-For/)
+  t.match(log.text(), /TRUST_PROXY=true believes any X-Forwarded-For/)
 })

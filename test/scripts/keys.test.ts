@@ -1,8 +1,8 @@
 import { join } from 'node:path'
 import t from 'tap'
-import { buildApp } from '../../src/app.ts'
 import { DEFAULTS } from '../../src/config/defaults.ts'
 import { connect } from '../../src/database/connect.ts'
+import { build } from '../helpers/app.ts'
 import { until } from '../helpers/until.ts'
 import { runScript, scriptResult, tempDir } from '../helpers/process.ts'
 
@@ -22,8 +22,7 @@ t.test('create prints a key once, list never shows it, revoke stops it on a runn
   t.ok(key, 'create prints the new key')
   t.match(created.stdout, /^Created key "billing" \(id 1\)\. It is shown this once; store it now:/)
 
-  const app = await buildApp({ database: { url } })
-  t.teardown(() => app.close())
+  const app = await build(t, { database: { url } })
   const auth = { authorization: `Bearer ${key!}` }
   t.equal((await app.inject({ url: '/v1/pets', headers: auth })).statusCode, 200, 'the key works')
 

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis'
 import t from 'tap'
 import { buildApp } from '../../../src/app.ts'
 import { hashKey } from '../../../src/features/api-keys/key-material.ts'
-import { TEST_KEY } from '../../helpers/app.ts'
+import { build, TEST_KEY } from '../../helpers/app.ts'
 import { REDIS_URL, redisSkipReason } from '../../helpers/services.ts'
 
 const skip = await redisSkipReason()
@@ -12,15 +12,13 @@ t.test('with REDIS_URL, instances share one budget per key', { skip }, async (t)
   // A key of its own, so this run's counters are its own; they are deleted afterwards.
   const key = `redis-test-${randomBytes(16).toString('hex')}`
   const options = { database: { url: ':memory:' }, apiKeys: [key], redisUrl: REDIS_URL, rateLimit: { perKey: 3, anonymous: 60 } }
-  const first = await buildApp(options)
-  const second = await buildApp(options)
+  const first = await build(t, options)
+  const second = await build(t, options)
   const redis = new Redis(REDIS_URL)
   t.teardown(async () => {
     const counters = await redis.keys(`petstore-rate-limit:*${hashKey(key)}*`)
     if (counters.length > 0) await redis.del(...counters)
     await redis.quit()
-    await first.close()
-    await second.close()
   })
   const headers = { authorization: `Bearer ${key}` }
   const statuses = []
@@ -35,14 +33,12 @@ t.test('with REDIS_URL, instances share each address\'s allowance of failed key 
   // An address of its own, so this run's counters are its own; they are deleted afterwards.
   const address = `10.${randomBytes(3).join('.')}`
   const options = { database: { url: ':memory:' }, apiKeys: [TEST_KEY], redisUrl: REDIS_URL, rateLimit: { perKey: 100, anonymous: 2 } }
-  const first = await buildApp(options)
-  const second = await buildApp(options)
+  const first = await build(t, options)
+  const second = await build(t, options)
   const redis = new Redis(REDIS_URL)
   t.teardown(async () => {
     await redis.del(`petstore-rate-limit:address:${address}`)
     await redis.quit()
-    await first.close()
-    await second.close()
   })
   const statuses = []
   for (const app of [first, second, first]) {
@@ -54,8 +50,7 @@ t.test('with REDIS_URL, instances share each address\'s allowance of failed key 
 
 t.test('when Redis goes away, each instance goes on counting in its own memory', { skip }, async (t) => {
   const key = `redis-test-${randomBytes(16).toString('hex')}`
-  const app = await buildApp({ database: { url: ':memory:' }, apiKeys: [key], redisUrl: REDIS_URL, rateLimit: { perKey: 2, anonymous: 60 } })
-  t.teardown(() => app.close())
+  const app = await build(t, { database: { url: ':memory:' }, apiKeys: [key], redisUrl: REDIS_URL, rateLimit: { perKey: 2, anonymous: 60 } })
   app.redis!.disconnect(false)
   const headers = { authorization: `Bearer ${key}` }
   const statuses = []

@@ -1,5 +1,5 @@
 /**
- * A real listening service for the client tests: the app of test/helper.ts on a free port
+ * A real listening service for the client tests: the app of test/helpers/app.ts on a free port
  * of this process (cheaper than a child process, and its code counts in the coverage),
  * reached over a real socket, as a consumer reaches it.
  */

@@ -23,7 +23,7 @@ import { integersAsDigits } from './integer-text.ts'
 function makeAjv (coerce: boolean): Ajv {
   // validateSchema: false skips checking each schema against the JSON Schema meta-schema,
   // whose own compilation was a tenth of the start; the document's schemas are checked
-  // against it by the lint tests (test/spec-lint.test.ts), and strict mode still refuses
+  // against it by the lint tests (test/contract/spec-lint.test.ts), and strict mode still refuses
   // unknown keywords and formats.
   const ajv = new Ajv({ coerceTypes: coerce, useDefaults: true, removeAdditional: false, allErrors: false, strict: true, validateSchema: false })
   addFormats.default(ajv)

@@ -1,6 +1,6 @@
 /**
  * What a failed start says (src/config/start-failure.ts) for the causes a process cannot easily
- * be made to meet in a test (test/server.test.ts starts the real entry point for the others),
+ * be made to meet in a test (test/process/server.test.ts starts the real entry point for the others),
  * and how a database is named in it.
  */
 import t from 'tap'

@@ -1,6 +1,6 @@
 /**
  * PostgreSQL in trouble while the service serves: backends terminated under load, a
- * network that stalls or is cut (through test/fault-proxy.ts), a session left idle in a
+ * network that stalls or is cut (through test/helpers/fault-proxy.ts), a session left idle in a
  * transaction. The service must answer every request (503 `unavailable` with Retry-After,
  * never a 500, never a hang), stay up, and serve again once the database is back.
  */

@@ -1,6 +1,6 @@
 /**
  * What the service writes on a connection Node's HTTP parser refused before any route ran
- * (the real process is tested in timeouts.test.ts; this covers each case in-process).
+ * (the real process is tested in test/process/timeouts.test.ts; this covers each case in-process).
  */
 import t from 'tap'
 import { clientErrorHandler } from '../../src/http/parser-errors.ts'

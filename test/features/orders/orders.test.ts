@@ -1,5 +1,5 @@
 /**
- * The store-order operations, on whichever database this run tests (see ../helper.ts):
+ * The store-order operations, on whichever database this run tests (see test/helpers/app.ts):
  * whole bodies and the headers that matter, every error, and concurrency.
  */
 import t from 'tap'

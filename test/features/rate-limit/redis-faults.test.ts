@@ -1,6 +1,6 @@
 /**
  * Redis that stalls, pauses or drops its connections, between the service and a real Redis
- * (../fault-proxy.ts): every request is still answered at once, the limits hold in each
+ * (test/helpers/fault-proxy.ts): every request is still answered at once, the limits hold in each
  * instance's memory meanwhile, and Redis is used again once it answers.
  */
 import { randomBytes } from 'node:crypto'

@@ -1,6 +1,6 @@
 /**
- * Runs src/server.ts as a real process, as `npm start` does, for the tests that need a
- * real socket, signals or a crash.
+ * Real processes: src/server.ts run as `npm start` runs it, for the tests that need a real
+ * socket, signals or a crash, a stream of creates against it, and the programs of scripts/.
  */
 import { execFile } from 'node:child_process'
 import { once } from 'node:events'

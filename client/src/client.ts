@@ -13,7 +13,7 @@ import { assertExact, parseJson, stringifyJson } from './json.ts'
 import type { Operation } from './operation.ts'
 import { everyItem, linkedPage, type LinkedPage, type Query } from './paging.ts'
 import { retrying } from './retry.ts'
-import type { CreateOptions, PetstoreClient, PetstoreClientOptions } from './types.ts'
+import type { ConditionalOptions, CreateOptions, PetstoreClient, PetstoreClientOptions } from './types.ts'
 
 interface Answer { data?: string, error?: unknown, response: Response }
 interface Init {
@@ -40,7 +40,7 @@ function argumentsOf (operation: Operation, args: unknown[]) {
   const body = operation.body === null ? undefined : args[next++]
   const query = operation.query === 'none' ? undefined : (args[next++] ?? {}) as Query
   assertExact(query, 'query')
-  return { path, body, query, options: (args[next] ?? {}) as CreateOptions }
+  return { path, body, query, options: (args[next] ?? {}) as CreateOptions & ConditionalOptions }
 }
 
 export function createPetstoreClient (options: PetstoreClientOptions): PetstoreClient {
@@ -69,7 +69,10 @@ export function methodsOf (table: Readonly<Record<string, Operation>>, options: 
       params: {
         path,
         query,
-        header: operation.idempotencyKey ? { 'Idempotency-Key': options.idempotencyKey ?? globalThis.crypto.randomUUID() } : {}
+        header: {
+          ...(operation.idempotencyKey && { 'Idempotency-Key': options.idempotencyKey ?? globalThis.crypto.randomUUID() }),
+          ...(operation.ifMatch && options.ifMatch !== undefined && { 'If-Match': options.ifMatch })
+        }
       },
       body,
       headers: operation.body === null || operation.body === 'application/json' ? {} : { 'Content-Type': operation.body },

@@ -21,6 +21,8 @@ export interface Operation {
   readonly query: 'none' | 'optional' | 'required'
   /** It declares `Idempotency-Key`: every call sends one, the caller's or a new UUID. */
   readonly idempotencyKey: boolean
+  /** It declares an optional `If-Match`: a call sends the one its options give, if any. */
+  readonly ifMatch: boolean
   /**
    * A list paged through `Link rel="next"` (it declares a `cursor` query parameter): the
    * method goes through every page, and `<operationId>Page` returns one.

@@ -42,6 +42,11 @@ export interface CreateOptions extends CallOptions {
   idempotencyKey?: string
 }
 
+export interface ConditionalOptions extends CallOptions {
+  /** An `ETag` (or a list, or `*`): the service acts only if the resource still matches it, else 412. */
+  ifMatch?: string
+}
+
 /**
  * One method per operation of the document, named by its operationId, typed from the
  * generated table (./generated/operations.ts) and types (./generated/openapi.ts): a new
@@ -80,7 +85,9 @@ type BodyArgument<Id extends OperationId> = Entry<Id>['body'] extends MediaType 
 type Query<Id extends OperationId> = NonNullable<Types<Id>['parameters']['query']>
 type QueryArgument<Id extends OperationId> = { none: [], optional: [query?: Query<Id>], required: [query: Query<Id>] }[Entry<Id>['query']]
 
-type Options<Id extends OperationId> = Entry<Id>['idempotencyKey'] extends true ? CreateOptions : CallOptions
+type Options<Id extends OperationId> = Entry<Id>['idempotencyKey'] extends true
+  ? CreateOptions
+  : Entry<Id>['ifMatch'] extends true ? ConditionalOptions : CallOptions
 type Arguments<Id extends OperationId> = [...PathArguments<Id>, ...BodyArgument<Id>, ...QueryArgument<Id>, options?: Options<Id>]
 type ListArguments<Id extends OperationId> = [...PathArguments<Id>, ...QueryArgument<Id>, options?: CallOptions]
 

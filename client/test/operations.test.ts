@@ -34,7 +34,11 @@ function extendedSpec (): string {
   spec.setIn(['paths', '/pets/{petId}', 'patch'], spec.createNode({
     operationId: 'updatePet',
     summary: 'Change a pet',
-    parameters: [{ $ref: '#/components/parameters/PetId' }, { name: 'notify', in: 'query', required: false, schema: { type: 'boolean' } }],
+    parameters: [
+      { $ref: '#/components/parameters/PetId' },
+      { name: 'notify', in: 'query', required: false, schema: { type: 'boolean' } },
+      { name: 'If-Match', in: 'header', required: false, schema: { type: 'string' } }
+    ],
     requestBody: {
       required: true,
       content: {
@@ -63,10 +67,10 @@ t.test('a new operation in the document is a new entry of the table, and a metho
   t.doesNotThrow(() => checkDocument(document), 'a document the service could serve')
   const table = await tableOf(tempDir(t))
   t.strictSame(table.getOrder, {
-    method: 'GET', path: '/store/orders/{orderId}', pathParameters: ['orderId'], body: null, defaulted: [], query: 'none', idempotencyKey: false, paged: false, answer: 'json'
+    method: 'GET', path: '/store/orders/{orderId}', pathParameters: ['orderId'], body: null, defaulted: [], query: 'none', idempotencyKey: false, ifMatch: false, paged: false, answer: 'json'
   })
   t.strictSame(table.updatePet, {
-    method: 'PATCH', path: '/pets/{petId}', pathParameters: ['petId'], body: 'application/merge-patch+json', defaulted: [], query: 'optional', idempotencyKey: false, paged: false, answer: 'json'
+    method: 'PATCH', path: '/pets/{petId}', pathParameters: ['petId'], body: 'application/merge-patch+json', defaulted: [], query: 'optional', idempotencyKey: false, ifMatch: true, paged: false, answer: 'json'
   })
   t.strictSame(table.placeOrder!.defaulted, ['quantity', 'complete'], 'the body fields with a default')
 
@@ -74,6 +78,7 @@ t.test('a new operation in the document is a new entry of the table, and a metho
   const answers = [
     Response.json({ id: 1, petId: 2, quantity: 1, complete: false }),
     new Response('{"id":9007199254740993,"name":"Rexy","categoryId":1}', { headers: { 'content-type': 'application/json' } }),
+    Response.json({ id: 3, name: 'Rex', categoryId: 1 }),
     Response.json({ code: 'not_found', message: 'Order 7 not found', status: 404 }, { status: 404, headers: { 'x-request-id': 'r-7' } })
   ]
   const methods = methodsOf(table, {
@@ -93,6 +98,7 @@ t.test('a new operation in the document is a new entry of the table, and a metho
   t.strictSame(await methods.getOrder!(1), { id: 1, petId: 2, quantity: 1, complete: false })
   t.strictSame(await methods.updatePet!(9007199254740993n, { name: 'Rexy' }, { notify: true }), { id: 9007199254740993n, name: 'Rexy', categoryId: 1 },
     'the answer parsed, its int64 exact')
+  t.strictSame(await methods.updatePet!(3, { status: null }, undefined, { ifMatch: '"abc"' }), { id: 3, name: 'Rex', categoryId: 1 })
   await t.rejects(methods.getOrder!(7) as Promise<unknown>, { name: 'PetstoreError', status: 404, code: 'not_found', message: 'Order 7 not found', requestId: 'r-7' })
   await t.rejects(methods.getOrder!(2 ** 60) as Promise<unknown>, new RangeError(`orderId is ${2 ** 60}, beyond 2^53 and so already rounded: pass it as a bigint`))
   t.strictSame(sent, [
@@ -103,8 +109,14 @@ t.test('a new operation in the document is a new entry of the table, and a metho
       headers: { authorization: 'Bearer k', 'content-type': 'application/merge-patch+json' },
       body: '{"name":"Rexy"}'
     },
+    {
+      method: 'PATCH',
+      url: 'http://petstore.test/v1/pets/3',
+      headers: { authorization: 'Bearer k', 'content-type': 'application/merge-patch+json', 'if-match': '"abc"' },
+      body: '{"status":null}'
+    },
     { method: 'GET', url: 'http://petstore.test/v1/store/orders/7', headers: { authorization: 'Bearer k' }, body: '' }
-  ], 'path parameters, then the body as its declared media type, then the query; nothing sent for a rounded id')
+  ], 'path parameters, then the body as its declared media type, then the query, If-Match when given; nothing sent for a rounded id')
 })
 
 t.test('the new methods are typed from the document: arguments, answers, and what is refused', async (t) => {
@@ -122,6 +134,7 @@ t.test('the new methods are typed from the document: arguments, answers, and wha
     'const order: Order = await client.getOrder(1)',
     "const pet: Pet = await client.updatePet(1, { name: 'Rexy' }, { notify: true }, { signal: AbortSignal.timeout(1000) })",
     "await client.updatePet(1, { status: 'sold' })",
+    "await client.updatePet(1, { name: 'Rex' }, {}, { ifMatch: '\"abc\"' })",
     'console.log(order, pet, await client.getPet(1))',
     'client.getOrder = async () => order // a method may be replaced, as a test double does',
     '// @ts-expect-error: the pet\'s id comes first',
@@ -131,7 +144,9 @@ t.test('the new methods are typed from the document: arguments, answers, and wha
     '// @ts-expect-error: getOrder answers an Order',
     'export const wrong: Pet = await client.getOrder(1)',
     '// @ts-expect-error: updatePet declares no Idempotency-Key',
-    "await client.updatePet(1, {}, {}, { idempotencyKey: 'k' })"
+    "await client.updatePet(1, {}, {}, { idempotencyKey: 'k' })",
+    '// @ts-expect-error: getOrder declares no If-Match',
+    "await client.getOrder(1, { ifMatch: '*' })"
   ].join('\n'))
 
   const options: ts.CompilerOptions = {
@@ -175,7 +190,8 @@ t.test('an operation the client could not call as declared fails codegen, named'
   const bad = documentOf({
     '/things': {
       post: { operationId: 'addThing', requestBody: { required: true, content: { 'text/plain': { schema: { type: 'string' } } } }, responses: { 201: answer } },
-      get: { operationId: 'listThings', parameters: [cursor, { name: 'X-Tenant', in: 'header', required: true, schema: { type: 'string' } }], responses: { 200: answer } }
+      get: { operationId: 'listThings', parameters: [cursor, { name: 'X-Tenant', in: 'header', required: true, schema: { type: 'string' } }], responses: { 200: answer } },
+      patch: { operationId: 'editThings', parameters: [{ name: 'If-Match', in: 'header', required: true, schema: { type: 'string' } }], responses: { 204: { description: 'edited' } } }
     },
     '/things/{id}': {
       parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
@@ -195,9 +211,10 @@ t.test('an operation the client could not call as declared fails codegen, named'
   t.throws(() => clientOperations(bad), new Error([
     'things.yaml has operations the client cannot make a method of:',
     'addThing: a POST must declare the Idempotency-Key header, since the client retries every request it sends',
-    'addThing: the client sends a body as application/json or application/merge-patch+json, which the request body does not declare',
+    'addThing: the client sends a body as application/merge-patch+json or application/json, which the request body does not declare',
     'listThings: header parameter X-Tenant: the client\'s methods take path and query parameters and a body, and send no other header',
     'listThings: a list paged by cursor answers a JSON array in every success',
+    'editThings: header parameter If-Match: the client\'s methods take path and query parameters and a body, and send no other header',
     'removeThing: some of its successes have a body and some have none; a method answers one or the other',
     'removeThing: a DELETE whose answer was lost counts as done when its retry is 404, so it can answer no body',
     'thing-exists: an operationId names a method, so it must be a JavaScript identifier (and not "then")',
@@ -228,6 +245,6 @@ t.test('a method\'s JSDoc and argument names come from the document', async (t) 
      * getFile.
      * @deprecated The service may remove getFile: use GET /files.
      */
-    getFile: { method: "GET", path: "/files/{file-id}", pathParameters: ["file-id"] as [fileId: "file-id"], body: null, defaulted: [], query: "none", idempotencyKey: false, paged: false, answer: "none" }
+    getFile: { method: "GET", path: "/files/{file-id}", pathParameters: ["file-id"] as [fileId: "file-id"], body: null, defaulted: [], query: "none", idempotencyKey: false, ifMatch: false, paged: false, answer: "none" }
 `, 'no summary: the operationId; no sunset; a successor the document does not have; a path parameter named as no argument can be')
 })

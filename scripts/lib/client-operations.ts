@@ -13,10 +13,14 @@ import type { ApiDocument, JsonObject } from '../../src/contract/document.ts'
 export const CLIENT_OPERATIONS = 'client/src/generated/operations.ts'
 
 const METHODS = ['GET', 'PUT', 'POST', 'PATCH', 'DELETE']
-/** Request body media types, in the order the client prefers them. */
-const BODY_TYPES = ['application/json', 'application/merge-patch+json']
-/** Header parameters the client handles itself: it sends the first and never the second (it keeps no cache). */
+/** Request body media types, in the order the client prefers them: a merge patch as what it is. */
+const BODY_TYPES = ['application/merge-patch+json', 'application/json']
+/**
+ * Header parameters the client handles itself: it sends the first always, the second when
+ * the call's options give one, and never the third (it keeps no cache).
+ */
 const IDEMPOTENCY_KEY = 'idempotency-key'
+const IF_MATCH = 'if-match'
 const UNSENT_HEADERS = ['if-none-match']
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
 const STABILITY = ['experimental', 'alpha', 'beta']
@@ -29,6 +33,7 @@ interface Entry {
   defaulted: string[]
   query: 'none' | 'optional' | 'required'
   idempotencyKey: boolean
+  ifMatch: boolean
   paged: boolean
   answer: 'json' | 'none'
 }
@@ -68,10 +73,12 @@ function describe (document: ApiDocument, id: string): Described | string[] {
   for (const header of headers) {
     const name = String(header.name).toLowerCase()
     if (header.in === 'header' && name === IDEMPOTENCY_KEY) continue
+    if (header.in === 'header' && name === IF_MATCH && header.required !== true) continue
     if (header.in === 'header' && UNSENT_HEADERS.includes(name) && header.required !== true) continue
     problems.push(`${id}: ${String(header.in)} parameter ${String(header.name)}: the client's methods take path and query parameters and a body, and send no other ${String(header.in)}`)
   }
   const idempotencyKey = headers.some((header) => header.in === 'header' && String(header.name).toLowerCase() === IDEMPOTENCY_KEY)
+  const ifMatch = headers.some((header) => header.in === 'header' && String(header.name).toLowerCase() === IF_MATCH)
   if (method === 'POST' && !idempotencyKey) problems.push(`${id}: a POST must declare the Idempotency-Key header, since the client retries every request it sends`)
 
   const requestBody = document.dereference(operation.requestBody ?? null) as JsonObject | null
@@ -94,7 +101,7 @@ function describe (document: ApiDocument, id: string): Described | string[] {
   if (problems.length > 0) return problems
 
   const query = queries.length === 0 ? 'none' : queries.some((parameter) => parameter.required === true) ? 'required' : 'optional'
-  const entry: Entry = { method, path, pathParameters, body, defaulted, query, idempotencyKey, paged, answer }
+  const entry: Entry = { method, path, pathParameters, body, defaulted, query, idempotencyKey, ifMatch, paged, answer }
   return { id, entry, ...docs(document, id, entry, queries) }
 }
 
@@ -145,6 +152,7 @@ function docs (document: ApiDocument, id: string, entry: Entry, queries: JsonObj
     doc.push(`Every item, page after page, as the loop asks for them${limit}.`)
   }
   if (entry.idempotencyKey) doc.push('Sends an `Idempotency-Key` (yours, or a new UUID): a retry never does it twice.')
+  if (entry.ifMatch) doc.push('Sends `If-Match` when the options give one (`ifMatch`, an `ETag`): the service then acts only if it still matches.')
   if (entry.method === 'DELETE') doc.push('Resolves once it is done, including when an attempt\'s answer was lost and the retry finds it already gone.')
   if (operation.deprecated === true) {
     const deprecation = `@deprecated ${deprecated(document, id, operation)}`
@@ -181,12 +189,12 @@ function render (described: Described[]): string {
   const text = JSON.stringify
   const list = (items: string[]) => `[${items.map((item) => text(item)).join(', ')}]`
   const entries = described.map(({ id, entry, doc }) => {
-    const { method, path, pathParameters, body, defaulted, query, idempotencyKey, paged, answer } = entry
+    const { method, path, pathParameters, body, defaulted, query, idempotencyKey, ifMatch, paged, answer } = entry
     const tuple = `[${pathParameters.map((name) => `${label(name)}: ${text(name)}`).join(', ')}]`
     const fields = [
       `method: ${text(method)}`, `path: ${text(path)}`, `pathParameters: ${list(pathParameters)} as ${tuple}`,
       `body: ${text(body)}`, `defaulted: ${list(defaulted)}`, `query: ${text(query)}`,
-      `idempotencyKey: ${idempotencyKey}`, `paged: ${paged}`, `answer: ${text(answer)}`
+      `idempotencyKey: ${idempotencyKey}`, `ifMatch: ${ifMatch}`, `paged: ${paged}`, `answer: ${text(answer)}`
     ]
     return `${comment(doc, '    ')}    ${id}: { ${fields.join(', ')} }`
   })

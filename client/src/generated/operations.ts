@@ -9,32 +9,32 @@ export const OPERATIONS = {
      * List pets.
      * Every item, page after page, as the loop asks for them; `limit` is the page size.
      */
-    listPets: { method: "GET", path: "/pets", pathParameters: [] as [], body: null, defaulted: [], query: "optional", idempotencyKey: false, paged: true, answer: "json" },
+    listPets: { method: "GET", path: "/pets", pathParameters: [] as [], body: null, defaulted: [], query: "optional", idempotencyKey: false, ifMatch: false, paged: true, answer: "json" },
     /**
      * Add a pet.
      * Sends an `Idempotency-Key` (yours, or a new UUID): a retry never does it twice.
      */
-    createPet: { method: "POST", path: "/pets", pathParameters: [] as [], body: "application/json", defaulted: [], query: "none", idempotencyKey: true, paged: false, answer: "json" },
+    createPet: { method: "POST", path: "/pets", pathParameters: [] as [], body: "application/json", defaulted: [], query: "none", idempotencyKey: true, ifMatch: false, paged: false, answer: "json" },
     /**
      * Get a pet (deprecated).
      * @deprecated The service removes getPet on 2030-12-05 (then 410 `gone`): use listPets.
      */
-    getPet: { method: "GET", path: "/pets/{petId}", pathParameters: ["petId"] as [petId: "petId"], body: null, defaulted: [], query: "none", idempotencyKey: false, paged: false, answer: "json" },
+    getPet: { method: "GET", path: "/pets/{petId}", pathParameters: ["petId"] as [petId: "petId"], body: null, defaulted: [], query: "none", idempotencyKey: false, ifMatch: false, paged: false, answer: "json" },
     /**
      * List orders (experimental in the service).
      * Every item, page after page, as the loop asks for them; `limit` is the page size.
      */
-    listOrders: { method: "GET", path: "/store/orders", pathParameters: [] as [], body: null, defaulted: [], query: "optional", idempotencyKey: false, paged: true, answer: "json" },
+    listOrders: { method: "GET", path: "/store/orders", pathParameters: [] as [], body: null, defaulted: [], query: "optional", idempotencyKey: false, ifMatch: false, paged: true, answer: "json" },
     /**
      * Place an order (experimental in the service).
      * Sends an `Idempotency-Key` (yours, or a new UUID): a retry never does it twice.
      */
-    placeOrder: { method: "POST", path: "/store/orders", pathParameters: [] as [], body: "application/json", defaulted: ["quantity", "complete"], query: "none", idempotencyKey: true, paged: false, answer: "json" },
+    placeOrder: { method: "POST", path: "/store/orders", pathParameters: [] as [], body: "application/json", defaulted: ["quantity", "complete"], query: "none", idempotencyKey: true, ifMatch: false, paged: false, answer: "json" },
     /**
      * Cancel an order (beta in the service).
      * Resolves once it is done, including when an attempt's answer was lost and the retry finds it already gone.
      */
-    cancelOrder: { method: "DELETE", path: "/store/orders/{orderId}", pathParameters: ["orderId"] as [orderId: "orderId"], body: null, defaulted: [], query: "none", idempotencyKey: false, paged: false, answer: "none" }
+    cancelOrder: { method: "DELETE", path: "/store/orders/{orderId}", pathParameters: ["orderId"] as [orderId: "orderId"], body: null, defaulted: [], query: "none", idempotencyKey: false, ifMatch: false, paged: false, answer: "none" }
 } as const satisfies Record<keyof operations, Operation>;
 
 /** The one-page method of each list operation, and the operation it calls. */

@@ -18,6 +18,7 @@ const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   idempotency_key_in_use: 409,
   request_timeout: 408,
   gone: 410,
+  precondition_failed: 412,
   payload_too_large: 413,
   idempotency_key_reused: 422,
   rate_limited: 429,

@@ -226,6 +226,7 @@ export interface components {
          *       still running.
          *     - `request_timeout` (408): the request was not received in time; the connection is closed.
          *     - `gone` (410): the deprecated operation after its sunset date.
+         *     - `precondition_failed` (412): the `If-Match` does not match the current `ETag`.
          *     - `payload_too_large` (413): the body is over the limit.
          *     - `idempotency_key_reused` (422): the `Idempotency-Key` was used for a different
          *       request.
@@ -238,7 +239,7 @@ export interface components {
          *       now (locked, full, unreachable or too slow); retry after `Retry-After` seconds.
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "invalid_json" | "unsupported_media_type" | "unauthorized" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_key_in_use" | "request_timeout" | "gone" | "payload_too_large" | "idempotency_key_reused" | "rate_limited" | "headers_too_large" | "internal_error" | "unavailable";
+        ErrorCode: "invalid_request" | "invalid_json" | "unsupported_media_type" | "unauthorized" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_key_in_use" | "request_timeout" | "gone" | "precondition_failed" | "payload_too_large" | "idempotency_key_reused" | "rate_limited" | "headers_too_large" | "internal_error" | "unavailable";
         /** @description The body of every error response. */
         Error: {
             code: components["schemas"]["ErrorCode"];

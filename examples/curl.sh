@@ -15,6 +15,7 @@ PETSTORE_URL=${PETSTORE_URL%/}
 
 AUTH=(-H "Authorization: Bearer $PETSTORE_API_KEY")
 JSON=(-H 'Content-Type: application/json')
+PATCH=(-H 'Content-Type: application/merge-patch+json')
 # The headers worth showing; the security, rate-limit and cache headers are on every answer.
 SHOWN='^(link|etag|deprecation|sunset|idempotent-replayed|api-stability|www-authenticate):'
 
@@ -98,6 +99,13 @@ etag=$(header etag)
 step 'getPet with If-None-Match: 304 and no body while the pet is unchanged'
 call 304 GET "/v1/pets/$pet" "${AUTH[@]}" -H "If-None-Match: $etag"
 
+step 'updatePet (experimental): a merge patch, made only if the pet still has the ETag read'
+call 200 PATCH "/v1/pets/$pet" "${AUTH[@]}" "${PATCH[@]}" -H "If-Match: $etag" -d '{"name": "Rexy"}'
+expect '"name":"Rexy"'
+
+step '412 precondition_failed: the same If-Match again, now stale; nothing changes'
+call 412 PATCH "/v1/pets/$pet" "${AUTH[@]}" "${PATCH[@]}" -H "If-Match: $etag" -d '{"name": "Rex"}'
+
 step '400 invalid_request: an unknown field (a typo) is refused, and named'
 call 400 POST /v1/pets "${AUTH[@]}" "${JSON[@]}" -d '{"name": "Rex", "categoryId": 1, "categoryID": 2}'
 expect "additional property 'categoryID'"
@@ -109,6 +117,10 @@ step 'placeOrder (experimental, as API-Stability says): 201 with the order'
 call 201 POST /v1/store/orders "${AUTH[@]}" "${JSON[@]}" -d "{\"petId\": $pet, \"quantity\": 2}"
 expect 'api-stability: experimental' headers
 order=$(id)
+
+step '409 conflict: while an open order holds the pet, its status cannot change'
+call 409 PATCH "/v1/pets/$pet" "${AUTH[@]}" "${PATCH[@]}" -d '{"status": "sold"}'
+expect "held by open order $order"
 
 step 'listOrders: the orders, oldest first'
 call 200 GET '/v1/store/orders?limit=5' "${AUTH[@]}"

@@ -49,7 +49,24 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Edit a pet
+         * @description Edits a pet with a JSON merge patch (RFC 7396), sent as
+         *     `application/merge-patch+json` (`application/json` is read as the same patch): the
+         *     fields given replace the pet's, the others stay. `name`, `categoryId` and `status`
+         *     follow the rules of `POST /pets`; `"status": null` removes the status, while `null`
+         *     for `name` or `categoryId` is `400 invalid_request`, as are unknown fields (`id`
+         *     included) and a body that is not an object. `{}` changes nothing. Answers the whole
+         *     pet with its new `ETag`, the one `GET /pets/{petId}` then serves.
+         *
+         *     With `If-Match`, the edit is made only if the pet's current `ETag` is one of those
+         *     given (`*` matches any pet); otherwise `412 precondition_failed`, and nothing changes.
+         *     The status set here is the operator's word and skips the order rules, except while
+         *     an open (not complete) order holds the pet: a patch that would change its status is
+         *     `409 conflict` naming the order, and nothing changes (its name and category can
+         *     still be edited).
+         */
+        patch: operations["updatePet"];
         trace?: never;
     };
     "/store/orders": {
@@ -129,6 +146,20 @@ export interface components {
              */
             categoryId: number | bigint;
             status?: components["schemas"]["PetStatus"];
+        };
+        /**
+         * @description A JSON merge patch of a pet: the fields given replace the pet's. `"status": null`
+         *     removes the status; `name` and `categoryId` cannot be null. Unknown fields, including
+         *     `id`, are refused; `{}` changes nothing.
+         */
+        PetPatch: {
+            name?: components["schemas"]["NewPet"]["name"];
+            categoryId?: components["schemas"]["NewPet"]["categoryId"];
+            /**
+             * @description The new availability of the pet, or null to remove it.
+             * @enum {string|null}
+             */
+            status?: "available" | "pending" | "sold" | null;
         };
         /**
          * @description A pet of the store. `status` is absent when the pet has none.
@@ -221,7 +252,7 @@ export interface components {
          *     - `not_found` (404): no such pet or order, or no such route.
          *     - `method_not_allowed` (405): the path exists but not with this method (see `Allow`).
          *     - `conflict` (409): the request conflicts with the resource's state (cancelling a
-         *       complete order).
+         *       complete order, changing the status of a pet an open order holds).
          *     - `idempotency_key_in_use` (409): the first request with this `Idempotency-Key` is
          *       still running.
          *     - `request_timeout` (408): the request was not received in time; the connection is closed.
@@ -346,7 +377,10 @@ export interface components {
             };
             content?: never;
         };
-        /** @description The request conflicts with the state of the resource, such as cancelling a complete order. */
+        /**
+         * @description The request conflicts with the state of the resource, such as cancelling a complete
+         *     order or changing the status of a pet an open order holds.
+         */
         Conflict: {
             headers: {
                 [name: string]: unknown;
@@ -357,6 +391,22 @@ export interface components {
                  *       "code": "conflict",
                  *       "message": "Order 7 is complete (shipped) and can no longer be cancelled",
                  *       "status": 409
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The `If-Match` given does not match the current `ETag`; nothing was changed. */
+        PreconditionFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "precondition_failed",
+                 *       "message": "Pet 5 was not changed: its current ETag is not one If-Match names",
+                 *       "status": 412
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -467,6 +517,12 @@ export interface components {
          *     the answer would be the same, it is `304 Not Modified` with no body.
          */
         IfNoneMatch: string;
+        /**
+         * @description Makes the edit conditional: the `ETag` of the pet as the client last saw it (or a
+         *     list of them, or `*` for any existing pet). When the pet's current `ETag` is not one
+         *     of them, the answer is `412 precondition_failed` and nothing changes.
+         */
+        IfMatch: string;
         /**
          * @description Opaque position of the next page, taken from the `Link` header of the
          *     previous page. A malformed cursor answers `400 invalid_request`.
@@ -660,6 +716,67 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updatePet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the edit conditional: the `ETag` of the pet as the client last saw it (or a
+                 *     list of them, or `*` for any existing pet). When the pet's current `ETag` is not one
+                 *     of them, the answer is `412 precondition_failed` and nothing changes.
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description Identifier of the pet. */
+                petId: components["parameters"]["PetId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Rex",
+                 *       "status": null
+                 *     }
+                 */
+                "application/merge-patch+json": components["schemas"]["PetPatch"];
+                /**
+                 * @example {
+                 *       "status": "available"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PetPatch"];
+            };
+        };
+        responses: {
+            /** @description The pet as it is now. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "API-Stability": components["headers"]["ApiStability"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Pet"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

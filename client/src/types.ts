@@ -75,9 +75,10 @@ type Types<Id extends OperationId> = operations[Id & keyof operations]
 type Values<Names extends readonly string[], Of> = { [I in keyof Names]: Of[Names[I] & keyof Of] }
 type PathArguments<Id extends OperationId> = Values<Entry<Id>['pathParameters'], NonNullable<Types<Id>['parameters']['path']>>
 
+type BodyContent<Id extends OperationId> = NonNullable<Types<Id>['requestBody']>['content']
 /** The body, less the requirement of the properties the service defaults. */
 type RequestBody<Id extends OperationId> = Entry<Id>['body'] extends MediaType
-  ? Optional<NonNullable<Types<Id>['requestBody']>['content'][Entry<Id>['body']], Entry<Id>['defaulted'][number]>
+  ? Optional<BodyContent<Id>[Entry<Id>['body'] & keyof BodyContent<Id>], Entry<Id>['defaulted'][number]>
   : never
 type Optional<Body, Keys> = [Keys] extends [never] ? Body : Omit<Body, Keys & keyof Body> & Partial<Pick<Body, Keys & keyof Body>>
 type BodyArgument<Id extends OperationId> = Entry<Id>['body'] extends MediaType ? [body: RequestBody<Id>] : []

@@ -1,7 +1,7 @@
 /**
- * The client's methods follow from the document: a document with two operations more than
- * the service's (`getOrder`, and `updatePet`, a merge patch that also takes a query) gets two
- * methods more, sending the right requests and typed, with nothing written by hand but what
+ * The client's methods follow from the document: a document with `getOrder` added, and
+ * `updatePet` redeclared as a merge patch that also takes a query, gets their methods,
+ * sending the right requests and typed, with nothing written by hand but what
  * `npm run codegen` writes. And an operation the client could not call as declared fails
  * codegen, named.
  */
@@ -21,7 +21,7 @@ import type { Operation } from '../src/operation.ts'
 
 const json = (schema: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } })
 
-/** spec/openapi.yaml, with getOrder and updatePet added. */
+/** spec/openapi.yaml, with getOrder added and updatePet redeclared with a query. */
 function extendedSpec (): string {
   const spec = parseDocument(readFileSync(specPath, 'utf8'), { intAsBigInt: true })
   spec.setIn(['paths', '/store/orders/{orderId}', 'get'], spec.createNode({

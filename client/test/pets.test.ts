@@ -98,3 +98,19 @@ t.test('a number past 2^53 has already lost digits: refused before anything is s
   await t.rejects(client.getPet(2 ** 60), new RangeError(`petId is ${2 ** 60}, beyond 2^53 and so already rounded: pass it as a bigint`))
   t.equal(await rowCount(app, 'pets'), 0)
 })
+
+t.test('updatePet sends a merge patch, and If-Match when the options give one', async (t) => {
+  const { baseUrl } = await listening(t)
+  const { urls, fetch } = recording()
+  const types: Array<string | null> = []
+  const client = clientOf(baseUrl, { fetch: (request) => { types.push(request.headers.get('content-type')); return fetch(request) } })
+  await client.createPet({ name: 'Rex', categoryId: 1, status: 'available' })
+  t.strictSame(await client.updatePet(1, { name: 'Rexy', status: null }), { id: 1, name: 'Rexy', categoryId: 1 }, 'null removes the status')
+  t.strictSame(types.at(-1), 'application/merge-patch+json')
+  t.strictSame(await client.updatePet(1, { status: 'sold' }, { ifMatch: '*' }), { id: 1, name: 'Rexy', categoryId: 1, status: 'sold' })
+  await t.rejects(client.updatePet(1, { status: 'available' }, { ifMatch: '"stale"' }), {
+    name: 'PetstoreError', status: 412, code: 'precondition_failed', message: 'Pet 1 was not changed: its current ETag is not one If-Match names'
+  })
+  t.strictSame(await client.getPet(1), { id: 1, name: 'Rexy', categoryId: 1, status: 'sold' }, 'the refused edit changed nothing')
+  t.equal(urls.filter((url) => url.endsWith('/pets/1')).length, 4)
+})

@@ -45,7 +45,10 @@ function describe (error: ErrorObject, dataVar: string): string {
     case 'additionalProperties':
       return `${where} must NOT have additional property '${String(error.params.additionalProperty)}'`
     case 'enum':
-      return `${where} must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`
+      return `${where} must be one of: ${(error.params.allowedValues as unknown[]).map(String).join(', ')}`
+    case 'type':
+      // A type list (`[string, 'null']`) reads `must be string or null`.
+      return `${where} must be ${String(error.params.type).split(',').join(' or ')}`
     case 'pattern':
       return `${where} ${PATTERN_MESSAGES[error.params.pattern as string] ?? error.message}`
     default:

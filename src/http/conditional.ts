@@ -1,6 +1,7 @@
 /**
  * Cheap re-reads: an entity tag for each successful read, and If-None-Match, so a client
- * or a private cache that already holds the answer gets 304 with no body.
+ * or a private cache that already holds the answer gets 304 with no body. Safe edits:
+ * If-Match, so an edit made on a stale copy is refused.
  *
  * Written here rather than taken from @fastify/etag, which compares If-None-Match to the tag
  * as one string (no lists, no `*`) and tags every answer, errors and writes included.
@@ -23,5 +24,17 @@ export function noneMatch (header: string | undefined, tag: string): boolean {
   return header.split(',').some((candidate) => {
     const trimmed = candidate.trim()
     return trimmed === '*' || opaque(trimmed) === wanted
+  })
+}
+
+/**
+ * Whether an If-Match header matches the current tag: `*`, or a tag of its list compared
+ * strongly, so a weak tag matches nothing (RFC 9110 section 13.1.1).
+ * @see https://www.rfc-editor.org/rfc/rfc9110#section-13.1.1
+ */
+export function match (header: string, tag: string): boolean {
+  return header.split(',').some((candidate) => {
+    const trimmed = candidate.trim()
+    return trimmed === '*' || (!trimmed.startsWith('W/') && trimmed === tag)
   })
 }

@@ -45,11 +45,12 @@ t.test('examples/curl.sh against a started server', { skip: skipReason() }, asyn
     for (const operation of apiDocument.operations.values()) {
       t.match(run.stdout, requestLine(operation), `${operation.operationId} is called`)
     }
-    for (const status of ['401', '400', '404', '409', '304']) t.match(run.stdout, `\n< ${status}\n`, `a ${status} is shown`)
+    for (const status of ['401', '400', '404', '409', '412', '304']) t.match(run.stdout, `\n< ${status}\n`, `a ${status} is shown`)
     t.match(run.stdout, '< idempotent-replayed: true\n{"id":4,"name":"Tom","categoryId":3}\n', 'the retried create is replayed')
     t.match(run.stdout, /> GET \/v1\/pets\?limit=2&status=available&cursor=\S+\n< 200\n/, 'the Link to the next page is followed')
     t.match(run.stdout, '< deprecation: @1795305600\n< sunset: Thu, 05 Dec 2030 00:00:00 GMT\n< link: </v1/pets>; rel="successor-version"\n')
     t.match(run.stdout, '{"code":"invalid_request","message":"body must NOT have additional property \'categoryID\'","status":400}')
+    t.match(run.stdout, '{"code":"precondition_failed","message":"Pet 1 was not changed: its current ETag is not one If-Match names","status":412}')
     t.match(run.stdout, '{"code":"conflict","message":"Order 2 is complete (shipped) and can no longer be cancelled","status":409}')
   })
 

@@ -4,7 +4,7 @@
  * changes whenever the body would.
  */
 import t from 'tap'
-import { noneMatch } from '../../src/http/conditional.ts'
+import { match, noneMatch } from '../../src/http/conditional.ts'
 import { AUTH, build, JSON_HEADERS } from '../helpers/app.ts'
 import { errorBody } from '../helpers/answers.ts'
 
@@ -74,4 +74,14 @@ t.test('If-None-Match is compared weakly, against each tag of a list', async (t)
   t.notOk(noneMatch('"ab"', '"a"'))
   t.notOk(noneMatch('a', '"a"'), 'an unquoted value is not the tag')
   t.notOk(noneMatch('', '"a"'))
+})
+
+t.test('If-Match is compared strongly, against each tag of a list', async (t) => {
+  t.ok(match('"a"', '"a"'))
+  t.ok(match('"x", "a" ,"y"', '"a"'))
+  t.ok(match('*', '"a"'))
+  t.notOk(match('W/"a"', '"a"'), 'a weak tag matches nothing')
+  t.notOk(match('"ab"', '"a"'))
+  t.notOk(match('a', '"a"'), 'an unquoted value is not the tag')
+  t.notOk(match('', '"a"'))
 })

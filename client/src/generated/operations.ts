@@ -21,6 +21,11 @@ export const OPERATIONS = {
      */
     getPet: { method: "GET", path: "/pets/{petId}", pathParameters: ["petId"] as [petId: "petId"], body: null, defaulted: [], query: "none", idempotencyKey: false, ifMatch: false, paged: false, answer: "json" },
     /**
+     * Edit a pet (experimental in the service).
+     * Sends `If-Match` when the options give one (`ifMatch`, an `ETag`): the service then acts only if it still matches.
+     */
+    updatePet: { method: "PATCH", path: "/pets/{petId}", pathParameters: ["petId"] as [petId: "petId"], body: "application/merge-patch+json", defaulted: [], query: "none", idempotencyKey: false, ifMatch: true, paged: false, answer: "json" },
+    /**
      * List orders (experimental in the service).
      * Every item, page after page, as the loop asks for them; `limit` is the page size.
      */

@@ -1,10 +1,10 @@
 /**
  * Pets in the database. Plain functions taking `db` first; rows become API Pets here.
  */
-import type { Kysely } from 'kysely'
+import { SqliteAdapter, type Kysely } from 'kysely'
 import type { components } from '../../../generated/openapi.ts'
-import { write } from '../../database/group-commit.ts'
-import type { Database, PetRow } from '../../database/schema.ts'
+import { inTransaction, write } from '../../database/group-commit.ts'
+import type { Database, OrderRow, PetRow } from '../../database/schema.ts'
 import { toApiInt } from '../../http/int64.ts'
 import { toPage } from '../../contract/paging.ts'
 import { prepare } from '../../database/prepared.ts'
@@ -12,6 +12,7 @@ import { prepare } from '../../database/prepared.ts'
 type Pet = components['schemas']['Pet']
 type NewPet = components['schemas']['NewPet']
 type PetStatus = components['schemas']['PetStatus']
+type PetPatch = components['schemas']['PetPatch']
 type Id = number | bigint
 
 export function toPet (row: PetRow): Pet {
@@ -28,6 +29,21 @@ const insertPet = prepare<{ name: string, categoryId: Id, status: PetStatus | nu
 
 const selectPet = prepare<{ id: Id }, PetRow>((db, param) =>
   db.selectFrom('pets').selectAll().where('id', '=', param('id')))
+
+// PostgreSQL: the row stays locked until the edit commits. FOR UPDATE also blocks the
+// foreign key check of an order being placed for the pet (it takes FOR KEY SHARE), so an
+// order is either committed before the edit looks for one, or waits until it is done.
+const selectPetForUpdate = prepare<{ id: Id }, PetRow>((db, param) =>
+  db.selectFrom('pets').selectAll().where('id', '=', param('id')).forUpdate())
+
+const selectOpenOrder = prepare<{ petId: Id }, { id: OrderRow['id'] }>((db, param) =>
+  db.selectFrom('orders').select('id').where('pet_id', '=', param('petId')).where('complete', '=', 0).orderBy('id').limit(1))
+
+const updatePetRow = prepare<{ id: Id, name: string, categoryId: PetRow['category_id'], status: PetStatus | null }, PetRow>((db, param) =>
+  db.updateTable('pets')
+    .set({ name: param('name'), category_id: param('categoryId'), status: param('status') })
+    .where('id', '=', param('id'))
+    .returningAll())
 
 const selectPage = prepare<{ afterId: Id, limit: number }, PetRow>((db, param) =>
   db.selectFrom('pets').selectAll()
@@ -49,6 +65,38 @@ export async function createPet (db: Kysely<Database>, pet: NewPet): Promise<Pet
 export async function findPet (db: Kysely<Database>, id: Id): Promise<Pet | undefined> {
   const { rows } = await selectPet(db, { id })
   return rows[0] === undefined ? undefined : toPet(rows[0])
+}
+
+export type PetUpdate =
+  | { outcome: 'updated', pet: Pet }
+  | { outcome: 'missing' | 'precondition_failed' }
+  /** An open (not complete) order holds the pet, and the patch would change its status. */
+  | { outcome: 'held', orderId: Pet['id'] }
+
+/**
+ * Applies a merge patch to a pet, in one transaction: nothing changes unless `precondition`
+ * holds for the pet as it is, and its status does not change while an open order holds it.
+ * A patch that changes nothing writes nothing.
+ */
+export function updatePet (db: Kysely<Database>, id: Id, patch: PetPatch, precondition: (current: Pet) => boolean): Promise<PetUpdate> {
+  return inTransaction(db, async (trx) => {
+    // SQLite has no FOR UPDATE, and needs none: its one writer holds the database.
+    const sqlite = trx.getExecutor().adapter instanceof SqliteAdapter
+    const row = (await (sqlite ? selectPet : selectPetForUpdate)(trx, { id })).rows[0]
+    if (row === undefined) return { outcome: 'missing' }
+    const current = toPet(row)
+    if (!precondition(current)) return { outcome: 'precondition_failed' }
+    const status = patch.status === undefined ? row.status : patch.status
+    if (status !== row.status) {
+      const open = (await selectOpenOrder(trx, { petId: id })).rows[0]
+      if (open !== undefined) return { outcome: 'held', orderId: toApiInt(open.id) }
+    }
+    const name = patch.name ?? row.name
+    const categoryId = patch.categoryId ?? row.category_id
+    if (name === row.name && String(categoryId) === String(row.category_id) && status === row.status) return { outcome: 'updated', pet: current }
+    const { rows } = await updatePetRow(trx, { id, name, categoryId, status })
+    return { outcome: 'updated', pet: toPet(rows[0]!) }
+  })
 }
 
 export interface PageQuery {

@@ -160,6 +160,18 @@ t.test('If-Match makes the edit conditional on the current ETag', async (t) => {
   t.same(missing.json(), errorBody('not_found', 'Pet 2 not found', 404))
 })
 
+t.test('of edits sent at once with the same If-Match, exactly one is made', async (t) => {
+  const app = await build(t)
+  await addPet(app, { name: 'Rex', categoryId: 2 })
+  const { etag } = await read(app, 1)
+  const answers = await Promise.all(Array.from({ length: 10 }, (_, i) =>
+    patch(app, 1, JSON.stringify({ name: `Rex ${i}` }), { ...PATCH_HEADERS, 'if-match': etag! })))
+  const made = answers.filter((res) => res.statusCode === 200)
+  t.equal(made.length, 1, 'one 200')
+  t.equal(answers.filter((res) => res.statusCode === 412).length, 9, 'the others 412')
+  t.equal((await read(app, 1)).body, made[0]!.body, 'the pet is the one edit made')
+})
+
 t.test('updatePet answers 404 for a missing pet and 400 for a malformed id', async (t) => {
   const app = await build(t)
   for (const id of ['1', '9007199254740993', '9223372036854775807']) {

@@ -34,10 +34,13 @@ export function write<T> (db: Kysely<Database>, work: Work<T>): Promise<T> {
 
 /**
  * Runs `work` in a transaction of its own: where writes are grouped, a savepoint of the
- * next group commit (it is all-or-nothing just the same, and shares the fsync).
+ * next group commit (it is all-or-nothing just the same, and shares the fsync). Inside a
+ * transaction already, it runs at once as part of that one, which commits or rolls back
+ * all of it.
  */
 export function inTransaction<T> (db: Kysely<Database>, work: Work<T>): Promise<T> {
-  const batcher = db.isTransaction ? undefined : batchers.get(db)
+  if (db.isTransaction) return work(db)
+  const batcher = batchers.get(db)
   return batcher === undefined ? db.transaction().execute(work) : batcher.add(work)
 }
 

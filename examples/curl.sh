@@ -5,8 +5,8 @@
 #
 # PETSTORE_URL is where the service listens (default http://127.0.0.1:3000, as `npm start`).
 # Each call states the status it expects: the script stops at the first other answer, so it
-# doubles as a smoke test. It only adds data (a few pets and orders), never changes or
-# removes any it did not make. Needs bash, curl and the usual shell tools, nothing else.
+# doubles as a smoke test. It adds a few pets and orders, and changes or removes only what
+# it made itself. Needs bash, curl and the usual shell tools, nothing else.
 set -euo pipefail
 
 PETSTORE_URL=${PETSTORE_URL:-http://127.0.0.1:3000}
@@ -113,10 +113,27 @@ expect "additional property 'categoryID'"
 step '404 not_found: no such pet'
 call 404 GET /v1/pets/9223372036854775807 "${AUTH[@]}"
 
-step 'placeOrder (experimental, as API-Stability says): 201 with the order'
+step 'placeOrder (experimental, as API-Stability says): 201 with the order; the pet is pending'
 call 201 POST /v1/store/orders "${AUTH[@]}" "${JSON[@]}" -d "{\"petId\": $pet, \"quantity\": 2}"
 expect 'api-stability: experimental' headers
 order=$(id)
+call 200 GET "/v1/pets/$pet" "${AUTH[@]}"
+expect '"status":"pending"'
+
+step '409 conflict: a pet on order is not available, so it cannot be ordered again'
+call 409 POST /v1/store/orders "${AUTH[@]}" "${JSON[@]}" -d "{\"petId\": $pet}"
+expect 'is not available'
+
+step 'getOrder (experimental): 200 with the order and its ETag'
+call 200 GET "/v1/store/orders/$order" "${AUTH[@]}"
+etag=$(header etag)
+
+step 'getOrder with If-None-Match: 304 while the order is unchanged'
+call 304 GET "/v1/store/orders/$order" "${AUTH[@]}" -H "If-None-Match: $etag"
+
+step 'updateOrder (experimental): a merge patch of the ship date; 200 with the whole order'
+call 200 PATCH "/v1/store/orders/$order" "${AUTH[@]}" -H 'Content-Type: application/merge-patch+json' -d '{"shipDate": "2026-12-01T10:00:00Z"}'
+expect '"shipDate":"2026-12-01T10:00:00Z"'
 
 step '409 conflict: while an open order holds the pet, its status cannot change'
 call 409 PATCH "/v1/pets/$pet" "${AUTH[@]}" "${PATCH[@]}" -d '{"status": "sold"}'
@@ -125,14 +142,23 @@ expect "held by open order $order"
 step 'listOrders: the orders, oldest first'
 call 200 GET '/v1/store/orders?limit=5' "${AUTH[@]}"
 
-step 'cancelOrder (beta): 204, and the order is gone'
+step 'cancelOrder (beta): 204, the order is gone and its pet available again'
 call 204 DELETE "/v1/store/orders/$order" "${AUTH[@]}"
+call 200 GET "/v1/pets/$pet" "${AUTH[@]}"
+expect '"status":"available"'
 
 step '404 not_found: a cancelled order cannot be cancelled again'
 call 404 DELETE "/v1/store/orders/$order" "${AUTH[@]}"
 
+step 'updateOrder completing an order (it ships): its pet is sold'
+call 201 POST /v1/store/orders "${AUTH[@]}" "${JSON[@]}" -d "{\"petId\": $pet}"
+shipped=$(id)
+call 200 PATCH "/v1/store/orders/$shipped" "${AUTH[@]}" -H 'Content-Type: application/merge-patch+json' -d '{"complete": true}'
+expect '"complete":true'
+call 200 GET "/v1/pets/$pet" "${AUTH[@]}"
+expect '"status":"sold"'
+
 step '409 conflict: an order that is complete (shipped) cannot be cancelled'
-call 201 POST /v1/store/orders "${AUTH[@]}" "${JSON[@]}" -d "{\"petId\": $pet, \"complete\": true}"
-call 409 DELETE "/v1/store/orders/$(id)" "${AUTH[@]}"
+call 409 DELETE "/v1/store/orders/$shipped" "${AUTH[@]}"
 
 printf '\nAll calls answered as expected.\n'

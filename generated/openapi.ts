@@ -87,7 +87,14 @@ export interface paths {
          * Place an order
          * @description Places an order for a pet and returns it with its assigned `id`. `petId` must name
          *     an existing pet, else `400 invalid_request` naming `petId`. `quantity` defaults to
-         *     1 and `complete` to false. Placing an order changes no pet.
+         *     1 and `complete` to false.
+         *
+         *     A pet is one animal: the order reserves it. The pet must be `available` at that
+         *     instant, and becomes `pending` (or `sold`, for an order placed with
+         *     `complete: true`) in the same transaction as the order, so a pet is never sold
+         *     twice, however many clients order it at once. A pet that is `pending`, `sold` or
+         *     has no status is not for sale: `409 conflict`, and nothing is written. A retry with
+         *     the same `Idempotency-Key` replays the first answer without checking again.
          */
         post: operations["placeOrder"];
         delete?: never;
@@ -103,19 +110,35 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get an order
+         * @description Returns one order, with its `ETag`: send it back in `If-None-Match` and an order
+         *     that has not changed is `304 Not Modified`. A cancelled order is `404`.
+         */
+        get: operations["getOrder"];
         put?: never;
         post?: never;
         /**
          * Cancel an order
          * @description Cancels an order that is not complete: it is gone afterwards (no longer listed,
-         *     and cancelling it again is `404`). An order that is complete (already shipped)
-         *     cannot be cancelled: `409 conflict`.
+         *     and cancelling it again is `404`), and its pet is `available` again, in the same
+         *     transaction. An order that is complete (already shipped) cannot be cancelled:
+         *     `409 conflict`.
          */
         delete: operations["cancelOrder"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update an order
+         * @description Changes an order's `shipDate` and `complete` with a JSON merge patch (RFC 7396),
+         *     sent as `application/merge-patch+json` (`application/json` is accepted as the same
+         *     patch). A field left out is left as it is; `"shipDate": null` removes the ship
+         *     date; `{}` changes nothing. `complete` may go from false to true only: completing
+         *     an order marks its pet `sold`, in the same transaction; `"complete": false` on a
+         *     complete order is `409 conflict`, and `"complete": true` on one changes nothing.
+         *     Answers the whole order as it now is.
+         */
+        patch: operations["updateOrder"];
         trace?: never;
     };
 }
@@ -240,6 +263,22 @@ export interface components {
             shipDate?: string;
             /** @description Whether the order is complete (shipped). */
             complete: boolean;
+        };
+        /**
+         * @description A JSON merge patch (RFC 7396) of an order: the fields to change, each left as it is
+         *     when absent. Unknown fields, including `id` and `petId`, are refused.
+         */
+        OrderPatch: {
+            /**
+             * Format: date-time
+             * @description When the order ships (RFC 3339, with a time zone); `null` removes it.
+             */
+            shipDate?: string | null;
+            /**
+             * @description `true` completes the order (it ships) and marks its pet `sold`; a complete
+             *     order cannot be made incomplete again (`409 conflict`).
+             */
+            complete?: boolean;
         };
         /** @description A page of orders in ascending `id` order. */
         Orders: components["schemas"]["Order"][];
@@ -378,8 +417,9 @@ export interface components {
             content?: never;
         };
         /**
-         * @description The request conflicts with the state of the resource, such as cancelling a complete
-         *     order or changing the status of a pet an open order holds.
+         * @description The request conflicts with the state of the resource: cancelling or un-completing a
+         *     complete order, ordering a pet that is not `available`, or changing the status of a
+         *     pet an open order holds.
          */
         Conflict: {
             headers: {
@@ -872,9 +912,62 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            409: components["responses"]["IdempotencyKeyInUse"];
+            /**
+             * @description The pet is not `available` (`conflict`), or a request with this
+             *     `Idempotency-Key` is still running (`idempotency_key_in_use`).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer the client already holds (or a list of them, or `*`). When
+                 *     the answer would be the same, it is `304 Not Modified` with no body.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description Identifier of the order. */
+                orderId: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "API-Stability": components["headers"]["ApiStability"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -908,6 +1001,57 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the order. */
+                orderId: components["parameters"]["OrderId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "complete": true
+                 *     }
+                 */
+                "application/merge-patch+json": components["schemas"]["OrderPatch"];
+                /**
+                 * @example {
+                 *       "shipDate": "2026-12-02T10:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["OrderPatch"];
+            };
+        };
+        responses: {
+            /** @description The order, as changed. */
+            200: {
+                headers: {
+                    "API-Stability": components["headers"]["ApiStability"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -50,12 +50,12 @@ t.test('a plain JavaScript project installs the tarball and lists, creates, page
   t.equal(stderr, '')
   const out = JSON.parse(stdout)
   const pets = ['Rex', 'Tom', 'Kit', 'Ada', 'Max'].map((name, i) => ({ id: i + 1, name, categoryId: 1, status: 'sold' }))
-  const big = { id: 6, name: 'Big', categoryId: '9223372036854775807n' }
+  const big = { id: 6, name: 'Big', categoryId: '9223372036854775807n', status: 'available' }
   t.strictSame(out.created, [...pets, big])
   t.strictSame(out.listed, [...pets, big], 'every page, two at a time, the int64 maximum exact')
   t.strictSame(out.sold, { items: pets.slice(0, 3), nextCursor: out.sold.nextCursor, hasMore: true })
   t.type(out.sold.nextCursor, 'string')
-  t.strictSame(out.order, { id: 1, petId: 1, quantity: 2, complete: false })
+  t.strictSame(out.order, { id: 1, petId: 6, quantity: 2, complete: false })
   t.strictSame(out.orders, [], 'cancelled')
   t.strictSame(out.again, { isPetstoreError: true, status: 404, code: 'not_found', message: 'Order 1 not found', requestId: 'string' })
 

@@ -46,7 +46,7 @@ t.test('400 invalid_request, 404 not_found, 422 idempotency_key_reused, 409 conf
   await rejectsWith(t, client.cancelOrder(7), () =>
     ({ status: 404, code: 'not_found', message: 'Order 7 not found', requestId: seen.requestId }))
 
-  await client.createPet({ name: 'Rex', categoryId: 1 }, { idempotencyKey: 'create-rex' })
+  await client.createPet({ name: 'Rex', categoryId: 1, status: 'available' }, { idempotencyKey: 'create-rex' })
   await rejectsWith(t, client.createPet({ name: 'Max', categoryId: 1 }, { idempotencyKey: 'create-rex' }), () => ({
     status: 422,
     code: 'idempotency_key_reused',

@@ -92,7 +92,7 @@ t.test('a new operation in the document is a new entry of the table, and a metho
     }
   })
   t.strictSame(Object.keys(methods).sort(), [
-    'cancelOrder', 'createPet', 'getOrder', 'getPet', 'listOrders', 'listOrdersPage', 'listPets', 'listPetsPage', 'placeOrder', 'updatePet'
+    'cancelOrder', 'createPet', 'getOrder', 'getPet', 'listOrders', 'listOrdersPage', 'listPets', 'listPetsPage', 'placeOrder', 'updateOrder', 'updatePet'
   ])
 
   t.strictSame(await methods.getOrder!(1), { id: 1, petId: 2, quantity: 1, complete: false })

@@ -37,18 +37,19 @@ t.test('writes that arrive together are committed together, each with its own an
 
 t.test('a write that fails in a group fails alone', async (t) => {
   const { db } = await database(t)
-  const pet = await createPet(db, { name: 'Rex', categoryId: 1 })
+  const rex = await createPet(db, { name: 'Rex', categoryId: 1, status: 'available' })
+  const tom = await createPet(db, { name: 'Tom', categoryId: 1, status: 'available' })
   const outcomes = await Promise.allSettled([
-    placeOrder(db, { petId: pet.id, quantity: 1, complete: false }),
+    placeOrder(db, { petId: rex.id, quantity: 1, complete: false }),
     write(db, async () => { throw new Error('this one fails') }),
     placeOrder(db, { petId: 999_999, quantity: 1, complete: false }),
-    placeOrder(db, { petId: pet.id, quantity: 2, complete: false })
+    placeOrder(db, { petId: tom.id, quantity: 2, complete: false })
   ])
   t.match(outcomes, [
-    { status: 'fulfilled', value: { petId: pet.id, quantity: 1 } },
+    { status: 'fulfilled', value: { outcome: 'placed', order: { petId: rex.id, quantity: 1 } } },
     { status: 'rejected', reason: { message: 'this one fails' } },
-    { status: 'fulfilled', value: undefined },
-    { status: 'fulfilled', value: { petId: pet.id, quantity: 2 } }
+    { status: 'fulfilled', value: { outcome: 'no-pet' } },
+    { status: 'fulfilled', value: { outcome: 'placed', order: { petId: tom.id, quantity: 2 } } }
   ])
   t.equal(await rowCount({ db }, 'orders'), 2, 'the others are stored')
 })

@@ -5,6 +5,7 @@
  * order id answers 204, 404 or 409 and any other id 400.
  */
 import fc from 'fast-check'
+import { sql } from 'kysely'
 import t from 'tap'
 import { encodeCursor } from '../../src/contract/paging.ts'
 import { invalidObject, valid, type Schema } from './arbitraries.ts'
@@ -36,6 +37,8 @@ t.test('placeOrder: valid orders for existing pets are placed once, as sent; oth
   await fc.assert(fc.asyncProperty(order, async (body) => {
     const exists = pets.includes(body.petId as number)
     const before = await rowCount(app, 'orders')
+    // An order takes its pet off sale: the pets are put back on sale before each case.
+    await sql`update pets set status = 'available'`.execute(app.db)
     const response = await send(app, 'placeOrder', { method: 'POST', url: ORDERS, headers: JSON_HEADERS, payload: json(body) })
     if (!exists) {
       if (response.statusCode !== 400 || !JSON.parse(response.body).message.startsWith('body/petId ')) throw new Error(`missing pet: ${response.statusCode} ${response.body}`)
@@ -85,8 +88,9 @@ t.test('listOrders: valid queries answer pages in id order within the limit', as
 
 t.test('cancelOrder: any int64 id answers 204, 404 or 409; anything else 400', async (t) => {
   const app = await makeApp(t)
-  const [pet] = await addPets(app, 1)
-  for (let i = 0; i < 10; i++) await app.inject({ method: 'POST', url: ORDERS, headers: JSON_HEADERS, payload: { petId: pet, complete: i % 2 === 0 } })
+  // A pet is one animal: one order each.
+  const pets = await addPets(app, 10, { statuses: ['available'] })
+  for (let i = 0; i < 10; i++) await app.inject({ method: 'POST', url: ORDERS, headers: JSON_HEADERS, payload: { petId: pets[i], complete: i % 2 === 0 } })
   const id = fc.oneof(
     fc.integer({ min: 1, max: 12 }).map((value) => ({ text: String(value), valid: true })),
     valid(orderIdSchema).map((value) => ({ text: String(value), valid: true })),

@@ -35,6 +35,10 @@ export const OPERATIONS = {
      * Sends an `Idempotency-Key` (yours, or a new UUID): a retry never does it twice.
      */
     placeOrder: { method: "POST", path: "/store/orders", pathParameters: [] as [], body: "application/json", defaulted: ["quantity", "complete"], query: "none", idempotencyKey: true, ifMatch: false, paged: false, answer: "json" },
+    /** Get an order (experimental in the service). */
+    getOrder: { method: "GET", path: "/store/orders/{orderId}", pathParameters: ["orderId"] as [orderId: "orderId"], body: null, defaulted: [], query: "none", idempotencyKey: false, ifMatch: false, paged: false, answer: "json" },
+    /** Update an order (experimental in the service). */
+    updateOrder: { method: "PATCH", path: "/store/orders/{orderId}", pathParameters: ["orderId"] as [orderId: "orderId"], body: "application/merge-patch+json", defaulted: [], query: "none", idempotencyKey: false, ifMatch: false, paged: false, answer: "json" },
     /**
      * Cancel an order (beta in the service).
      * Resolves once it is done, including when an attempt's answer was lost and the retry finds it already gone.

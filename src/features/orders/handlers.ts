@@ -1,12 +1,14 @@
 /**
- * The store-order operations: listOrders, placeOrder, cancelOrder. Experimental and beta
- * (their `x-stability` in the document); everything around them comes from the document,
- * as for pets.
+ * The store-order operations: listOrders, getOrder, placeOrder, updateOrder, cancelOrder.
+ * Experimental and beta (their `x-stability` in the document); everything around them comes
+ * from the document, as for pets. Orders move their pet (./repository.ts).
  */
 import { ApiError } from '../../http/error-codes.ts'
 import type { Handlers } from '../../contract/handler-types.ts'
 import { decodeCursor, linkedPage } from '../../contract/paging.ts'
 import * as orders from './repository.ts'
+
+const notFound = (orderId: number | bigint) => new ApiError('not_found', `Order ${orderId} not found`)
 
 export const orderHandlers = {
   async listOrders (request, reply) {
@@ -18,21 +20,40 @@ export const orderHandlers = {
     return linkedPage(reply, request.routeOptions.url!, { limit }, page)
   },
 
+  async getOrder (request) {
+    const order = await orders.findOrder(request.db, request.params.orderId)
+    if (order === undefined) throw notFound(request.params.orderId)
+    return order
+  },
+
   async placeOrder (request, reply) {
-    const order = await orders.placeOrder(request.db, request.body)
-    if (order === undefined) {
-      throw new ApiError('invalid_request', `body/petId must name an existing pet; there is no pet ${request.body.petId}`)
+    const { petId } = request.body
+    const placed = await orders.placeOrder(request.db, request.body)
+    if (placed.outcome === 'no-pet') {
+      throw new ApiError('invalid_request', `body/petId must name an existing pet; there is no pet ${petId}`)
+    }
+    if (placed.outcome === 'unavailable') {
+      const why = placed.status === null ? 'it has no status' : `its status is ${placed.status}`
+      throw new ApiError('conflict', `Pet ${petId} is not available (${why})`)
     }
     // Returned, not sent: an idempotent create keeps the answer before it goes out.
     reply.code(201)
-    return order
+    return placed.order
+  },
+
+  async updateOrder (request) {
+    const { orderId } = request.params
+    const outcome = await orders.updateOrder(request.db, orderId, request.body)
+    if (outcome === 'missing') throw notFound(orderId)
+    if (outcome === 'complete') throw new ApiError('conflict', `Order ${orderId} is complete (shipped) and cannot be made incomplete again`)
+    return outcome
   },
 
   async cancelOrder (request, reply) {
     const { orderId } = request.params
     const outcome = await orders.cancelOrder(request.db, orderId)
-    if (outcome === 'missing') throw new ApiError('not_found', `Order ${orderId} not found`)
+    if (outcome === 'missing') throw notFound(orderId)
     if (outcome === 'complete') throw new ApiError('conflict', `Order ${orderId} is complete (shipped) and can no longer be cancelled`)
     return reply.code(204).send()
   }
-} satisfies Pick<Handlers, 'listOrders' | 'placeOrder' | 'cancelOrder'>
+} satisfies Pick<Handlers, 'listOrders' | 'getOrder' | 'placeOrder' | 'updateOrder' | 'cancelOrder'>

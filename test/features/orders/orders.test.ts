@@ -20,7 +20,7 @@ async function placeOrder (app: FastifyInstance, order: object) {
 
 t.test('placeOrder answers 201 with the order, defaults applied, marked experimental', async (t) => {
   const app = await build(t)
-  await addPets(app, 2)
+  await addPets(app, 2, { statuses: ['available'] })
   const res = await app.inject({ method: 'POST', url: ORDERS, headers: { ...JSON_HEADERS, 'x-request-id': 'order-1' }, payload: { petId: 2 } })
   t.equal(res.statusCode, 201)
   t.equal(res.headers['content-type'], 'application/json; charset=utf-8')
@@ -36,7 +36,7 @@ t.test('placeOrder answers 201 with the order, defaults applied, marked experime
 
 t.test('placeOrder keeps a petId beyond 2^53 exact', async (t) => {
   const app = await build(t)
-  await sql`insert into pets (id, name, category_id) values (${9007199254740993n}, 'Big', 1)`.execute(app.db)
+  await sql`insert into pets (id, name, category_id, status) values (${9007199254740993n}, 'Big', 1, 'available')`.execute(app.db)
   const res = await app.inject({ method: 'POST', url: ORDERS, headers: JSON_HEADERS, payload: '{"petId":9007199254740993}' })
   t.equal(res.statusCode, 201)
   t.equal(res.body, '{"id":1,"petId":9007199254740993,"quantity":1,"complete":false}')
@@ -86,10 +86,11 @@ t.test('listOrders pages with limit, cursor and Link, like listPets', async (t) 
   t.equal(empty.body, '[]')
   t.equal(empty.headers.link, undefined)
 
-  await addPets(app, 1)
-  for (let i = 0; i < 5; i++) await placeOrder(app, { petId: 1, quantity: i + 1 })
+  // A pet is one animal: one order each.
+  await addPets(app, 5, { statuses: ['available'] })
+  for (let i = 0; i < 5; i++) await placeOrder(app, { petId: i + 1, quantity: i + 1 })
   const first = await app.inject({ url: `${ORDERS}?limit=2`, headers: AUTH })
-  t.equal(first.body, '[{"id":1,"petId":1,"quantity":1,"complete":false},{"id":2,"petId":1,"quantity":2,"complete":false}]')
+  t.equal(first.body, '[{"id":1,"petId":1,"quantity":1,"complete":false},{"id":2,"petId":2,"quantity":2,"complete":false}]')
   t.equal(first.headers.link, '</v1/store/orders?limit=2&cursor=Mg>; rel="next"')
   const pages = await walkPages(app, `${ORDERS}?limit=2`)
   const ids = pages.flatMap((page) => page.json().map((order: { id: number }) => order.id))
@@ -119,8 +120,8 @@ t.test('listOrders refuses bad parameters with 400 naming them', async (t) => {
 
 t.test('listOrders takes a limit of decimal digits', async (t) => {
   const app = await build(t)
-  await addPets(app, 1)
-  for (let i = 0; i < 6; i++) await placeOrder(app, { petId: 1 })
+  await addPets(app, 6, { statuses: ['available'] })
+  for (let i = 0; i < 6; i++) await placeOrder(app, { petId: i + 1 })
   for (const [limit, count] of [['5', 5], ['100', 6]] as const) {
     const res = await app.inject({ url: `${ORDERS}?limit=${limit}`, headers: AUTH })
     t.equal(res.statusCode, 200, limit)
@@ -130,27 +131,27 @@ t.test('listOrders takes a limit of decimal digits', async (t) => {
 
 t.test('cancelOrder answers 204, and the order is gone; marked beta', async (t) => {
   const app = await build(t)
-  await addPets(app, 1)
+  await addPets(app, 2, { statuses: ['available'] })
   await placeOrder(app, { petId: 1 })
-  await placeOrder(app, { petId: 1 })
+  await placeOrder(app, { petId: 2 })
   const res = await app.inject({ method: 'DELETE', url: `${ORDERS}/1`, headers: AUTH })
   t.equal(res.statusCode, 204)
   t.equal(res.body, '')
   t.equal(res.headers['api-stability'], 'beta')
   t.equal(res.headers['content-type'], undefined)
   const listed = await app.inject({ url: ORDERS, headers: AUTH })
-  t.equal(listed.body, '[{"id":2,"petId":1,"quantity":1,"complete":false}]', 'no longer listed')
+  t.equal(listed.body, '[{"id":2,"petId":2,"quantity":1,"complete":false}]', 'no longer listed')
   const again = await app.inject({ method: 'DELETE', url: `${ORDERS}/1`, headers: AUTH })
   t.equal(again.statusCode, 404)
   t.equal(again.headers['api-stability'], 'beta')
   t.same(again.json(), errorBody('not_found', 'Order 1 not found', 404))
   const next = await placeOrder(app, { petId: 1 })
-  t.equal(next.id, 3, 'a cancelled order\'s id is never handed out again')
+  t.equal(next.id, 3, 'a cancelled order\'s id is never handed out again (and its pet is for sale again)')
 })
 
 t.test('cancelOrder refuses a complete order with 409 and keeps it', async (t) => {
   const app = await build(t)
-  await addPets(app, 1)
+  await addPets(app, 1, { statuses: ['available'] })
   await placeOrder(app, { petId: 1, complete: true })
   const res = await app.inject({ method: 'DELETE', url: `${ORDERS}/1`, headers: AUTH })
   t.equal(res.statusCode, 409)
@@ -180,7 +181,8 @@ t.test('cancelOrder refuses a malformed id with 400, an unknown one with 404', a
 
 t.test('every order operation needs a key, and says its stability on the 401 too', async (t) => {
   const app = await build(t)
-  for (const [method, url, level] of [['GET', ORDERS, 'experimental'], ['POST', ORDERS, 'experimental'], ['DELETE', `${ORDERS}/1`, 'beta']] as const) {
+  const operations = [['GET', ORDERS, 'experimental'], ['POST', ORDERS, 'experimental'], ['GET', `${ORDERS}/1`, 'experimental'], ['PATCH', `${ORDERS}/1`, 'experimental'], ['DELETE', `${ORDERS}/1`, 'beta']] as const
+  for (const [method, url, level] of operations) {
     const res = await app.inject({ method, url, headers: { authorization: 'Bearer wrong-key' } })
     t.equal(res.statusCode, 401, `${method} ${url}`)
     t.equal(res.headers['www-authenticate'], 'Bearer realm="petstore", error="invalid_token"')
@@ -194,8 +196,8 @@ t.test('methods the order paths do not serve answer 405 with Allow', async (t) =
   const cases: Array<[string, string, string]> = [
     ['PUT', ORDERS, 'GET, HEAD, POST'],
     ['DELETE', ORDERS, 'GET, HEAD, POST'],
-    ['GET', `${ORDERS}/1`, 'DELETE'],
-    ['PATCH', `${ORDERS}/1`, 'DELETE']
+    ['PUT', `${ORDERS}/1`, 'DELETE, GET, HEAD, PATCH'],
+    ['POST', `${ORDERS}/1`, 'DELETE, GET, HEAD, PATCH']
   ]
   for (const [method, url, allow] of cases) {
     const res = await app.inject({ method: method as 'GET', url, headers: AUTH })
@@ -205,11 +207,11 @@ t.test('methods the order paths do not serve answer 405 with Allow', async (t) =
   }
 })
 
-t.test('40 orders placed at once get 40 distinct ids', async (t) => {
+t.test('40 orders placed at once, for 40 pets, get 40 distinct ids', async (t) => {
   const app = await build(t)
-  await addPets(app, 1)
-  const responses = await Promise.all(Array.from({ length: 40 }, () =>
-    app.inject({ method: 'POST', url: ORDERS, headers: JSON_HEADERS, payload: { petId: 1 } })))
+  await addPets(app, 40, { statuses: ['available'] })
+  const responses = await Promise.all(Array.from({ length: 40 }, (_, i) =>
+    app.inject({ method: 'POST', url: ORDERS, headers: JSON_HEADERS, payload: { petId: i + 1 } })))
   t.same(responses.map((res) => res.statusCode), Array(40).fill(201))
   t.equal(new Set(responses.map((res) => res.json().id)).size, 40)
   t.equal(await rowCount(app, 'orders'), 40)
@@ -217,7 +219,7 @@ t.test('40 orders placed at once get 40 distinct ids', async (t) => {
 
 t.test('10 concurrent cancels of one order: exactly one 204, the rest 404', async (t) => {
   const app = await build(t)
-  await addPets(app, 1)
+  await addPets(app, 1, { statuses: ['available'] })
   const { id } = await placeOrder(app, { petId: 1 })
   const responses = await Promise.all(Array.from({ length: 10 }, () =>
     app.inject({ method: 'DELETE', url: `${ORDERS}/${id}`, headers: AUTH })))

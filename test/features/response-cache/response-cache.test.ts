@@ -98,11 +98,18 @@ t.test('a write through the API is visible at once', async (t) => {
   t.not(after.headers.etag, page.headers.etag, 'with a new tag')
   t.equal((await read(app, '/v1/pets?limit=20', { 'if-none-match': page.headers.etag as string })).statusCode, 200, 'the old tag no longer matches')
   t.equal((await read(app, '/v1/pets/2')).statusCode, 200, 'a pet that was missing is found')
+  await app.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: { name: 'Third', categoryId: 1, status: 'available' } })
+  const status = async (url: string) => JSON.parse((await read(app, url)).body).status
+  t.equal(JSON.parse((await readCached(app, '/v1/pets/3')).body).status, 'available')
+  t.same(JSON.parse((await readCached(app, '/v1/pets?status=pending')).body), [])
   t.same(JSON.parse((await readCached(app, '/v1/store/orders')).body), [])
-  await app.inject({ method: 'POST', url: '/v1/store/orders', headers: JSON_HEADERS, payload: { petId: 1, quantity: 1 } })
+  await app.inject({ method: 'POST', url: '/v1/store/orders', headers: JSON_HEADERS, payload: { petId: 3, quantity: 1 } })
   t.equal(JSON.parse((await readCached(app, '/v1/store/orders')).body).length, 1, 'an order placed is listed at once')
+  t.equal(await status('/v1/pets/3'), 'pending', 'its pet is pending at once')
+  t.same(names((await read(app, '/v1/pets?status=pending')).body), ['Third'], 'and listed as pending at once')
   await app.inject({ method: 'DELETE', url: '/v1/store/orders/1', headers: AUTH })
   t.same(JSON.parse((await read(app, '/v1/store/orders')).body), [], 'a cancelled order is gone at once')
+  t.equal(await status('/v1/pets/3'), 'available', 'and its pet is available again at once')
 })
 
 t.test('a write by another instance on the same database is visible at once', async (t) => {

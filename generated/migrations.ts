@@ -8,11 +8,13 @@ import * as m20261122000100_create_api_keys from '../migrations/20261122000100_c
 import * as m20261122000200_unique_active_key_names from '../migrations/20261122000200_unique_active_key_names.ts'
 import * as m20261122000300_create_orders from '../migrations/20261122000300_create_orders.ts'
 import * as m20261122000400_create_idempotency_keys from '../migrations/20261122000400_create_idempotency_keys.ts'
+import * as m20261124000000_index_open_orders_by_pet from '../migrations/20261124000000_index_open_orders_by_pet.ts'
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '20261122000000_create_pets': m20261122000000_create_pets,
   '20261122000100_create_api_keys': m20261122000100_create_api_keys,
   '20261122000200_unique_active_key_names': m20261122000200_unique_active_key_names,
   '20261122000300_create_orders': m20261122000300_create_orders,
-  '20261122000400_create_idempotency_keys': m20261122000400_create_idempotency_keys
+  '20261122000400_create_idempotency_keys': m20261122000400_create_idempotency_keys,
+  '20261124000000_index_open_orders_by_pet': m20261124000000_index_open_orders_by_pet
 }

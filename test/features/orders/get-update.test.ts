@@ -118,7 +118,7 @@ t.test('updateOrder refuses bad patches with 400 naming the field, and changes n
     ['{"complete":null}', 'body/complete must be boolean'],
     ['{"complete":"true"}', 'body/complete must be boolean'],
     ['{"shipDate":"tomorrow"}', 'body/shipDate must match format "date-time"'],
-    ['{"shipDate":5}', 'body/shipDate must be string,null'],
+    ['{"shipDate":5}', 'body/shipDate must be string or null'],
     ['{"id":2}', "body must NOT have additional property 'id'"],
     ['{"petId":2}', "body must NOT have additional property 'petId'"],
     ['{"quantity":2}', "body must NOT have additional property 'quantity'"],

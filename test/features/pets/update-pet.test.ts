@@ -202,8 +202,9 @@ t.test('updatePet without a key answers 401 and changes nothing', async (t) => {
 
 t.test('while an open order holds a pet its status cannot change; its name and category can', async (t) => {
   const app = await build(t)
-  await addPet(app, { name: 'Rex', categoryId: 2, status: 'pending' })
-  await addPet(app, { name: 'Tom', categoryId: 2, status: 'sold' })
+  await addPet(app, { name: 'Rex', categoryId: 2, status: 'available' })
+  await addPet(app, { name: 'Tom', categoryId: 2, status: 'available' })
+  // The order makes Rex pending; the one placed complete makes Tom sold.
   const placed = await app.inject({ method: 'POST', url: '/v1/store/orders', headers: JSON_HEADERS, payload: { petId: 1 } })
   t.equal(placed.statusCode, 201)
   const orderId = placed.json().id

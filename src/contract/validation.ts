@@ -7,6 +7,7 @@
  * - int64 fields are checked by the `int64` keyword (./int64-keywords.ts), because AJV
  *   knows no BigInt.
  * - Bodies are parsed without rounding (../http/json.ts).
+ * - A query string is percent-encoded UTF-8, as a path is: anything else is refused.
  * - Messages name the field, and the one that failed first.
  */
 import { isUtf8 } from 'node:buffer'
@@ -64,6 +65,23 @@ function charsetOf (contentType: string | undefined): string | undefined {
   return match === null ? undefined : match[1] ?? match[2]
 }
 
+/**
+ * Whether the query of `url` decodes as percent-encoded UTF-8. The query parser keeps what
+ * it cannot decode as it is, so `tag=%FF`, `tag=%` or the bytes of a lone surrogate
+ * (`%ED%A0%80`) would reach the schema as raw text, `%` and all, where a path with them is
+ * already refused.
+ */
+function queryDecodes (url: string): boolean {
+  const start = url.indexOf('?')
+  if (start === -1) return true
+  try {
+    decodeURIComponent(url.slice(start + 1))
+    return true
+  } catch {
+    return false
+  }
+}
+
 export default fp(async function validation (app: FastifyInstance) {
   const strict = makeAjv(false)
   const coercing = makeAjv(true)
@@ -74,6 +92,11 @@ export default fp(async function validation (app: FastifyInstance) {
   }
   app.setValidatorCompiler(compile)
   app.setSchemaErrorFormatter((errors, dataVar) => new Error(describe(errors[0]!, dataVar)))
+  app.addHook('preValidation', async (request) => {
+    if (request.routeOptions.schema?.querystring !== undefined && !queryDecodes(request.url)) {
+      throw new ApiError('invalid_request', 'querystring must be percent-encoded UTF-8')
+    }
+  })
 
   // JSON only (Fastify also parses text/plain by default), merge patches included, UTF-8 only, and without
   // rounding large integers. Nothing is ever stored with U+FFFD in place of bytes it could

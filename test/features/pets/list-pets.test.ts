@@ -80,7 +80,12 @@ t.test('listPets refuses bad parameters with 400 naming them', async (t) => {
     ['status=SOLD', 'querystring/status must be one of: available, pending, sold'],
     ['stauts=sold', "querystring must NOT have additional property 'stauts'"],
     ['cursor=', 'querystring/cursor must NOT have fewer than 1 characters'],
-    ['cursor=%%%', 'querystring/cursor is malformed: pass back the cursor of a Link header unchanged'],
+    ['cursor=%%%', 'querystring must be percent-encoded UTF-8'],
+    // Not UTF-8: a lone byte, a cut sequence, a lone surrogate's bytes.
+    ['status=%FF', 'querystring must be percent-encoded UTF-8'],
+    ['cursor=%E0%A4%A', 'querystring must be percent-encoded UTF-8'],
+    ['cursor=a%ED%A0%80b', 'querystring must be percent-encoded UTF-8'],
+    ['%FF=1', 'querystring must be percent-encoded UTF-8'],
     ['cursor=MA', 'querystring/cursor is malformed: pass back the cursor of a Link header unchanged'],
     ['cursor=OTIyMzM3MjAzNjg1NDc3NTgwOA', 'querystring/cursor is malformed: pass back the cursor of a Link header unchanged'],
     [`cursor=${'A'.repeat(65)}`, 'querystring/cursor must NOT have more than 64 characters']

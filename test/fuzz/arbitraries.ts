@@ -1,107 +1,158 @@
 /**
  * fast-check arbitraries derived from JSON schemas of the OpenAPI document: values that a
- * schema accepts, and values it must refuse. Nothing here restates a schema; every bound,
- * pattern and enum is read from the one passed in.
+ * schema accepts, and values it must refuse. Nothing here restates a schema; every type,
+ * bound, pattern, format, enum, const, default and alternative (`oneOf`, `anyOf`, `allOf`,
+ * `type: [x, 'null']`, OpenAPI 3.0's `nullable`) is read from the one passed in.
  */
 import fc from 'fast-check'
+import { accepts } from './contract.ts'
+import { invalidStrings, validString, type Channel } from './strings.ts'
 
 export type Schema = { [key: string]: any }
+export type { Channel } from './strings.ts'
 
 const INT64_MAX = 2n ** 63n - 1n
+const INT32_MAX = 2n ** 31n - 1n
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER)
 
 /** A JSON integer as the API takes it: a number when exact, else a BigInt. */
 const asJsonInt = (value: bigint) => value >= -SAFE && value <= SAFE ? Number(value) : value
 
-/** The code-point length AJV measures `minLength`/`maxLength` in. */
-const length = (text: string) => [...text].length
+/** The types a schema allows, `null` included when it is nullable; undefined when it names none. */
+export function typesOf (schema: Schema): string[] | undefined {
+  if (schema.type === undefined) return undefined
+  const types = [schema.type].flat() as string[]
+  return schema.nullable === true && !types.includes('null') ? [...types, 'null'] : types
+}
 
-/** RFC 3339 date-times, with `Z` or an offset and with or without fractions of a second. */
-const dateTime = fc.tuple(
-  fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }),
-  fc.constantFrom('Z', '+00:00', '+02:00', '-05:30', '+14:00'),
-  fc.boolean()
-).map(([date, zone, fraction]) => date.toISOString().slice(0, fraction ? 23 : 19) + zone)
+/** The schema's keywords other than its alternatives, which apply to every alternative too. */
+function siblings (schema: Schema): Schema {
+  const { oneOf: _oneOf, anyOf: _anyOf, allOf: _allOf, default: _default, ...rest } = schema
+  return rest
+}
 
-function validString (schema: Schema): fc.Arbitrary<string> {
-  if (schema.enum !== undefined) return fc.constantFrom(...schema.enum as string[])
-  if (schema.format === 'date-time') return dateTime
-  const pattern = schema.pattern === undefined ? undefined : new RegExp(schema.pattern, 'u')
-  const minLength = schema.minLength ?? 0
-  const maxLength = Math.min(schema.maxLength ?? 64, 400)
-  // Any code point at all (controls, surrogates, RTL marks, astral), then kept if the schema
-  // agrees; plus plain words, so that valid values are not all exotic.
-  return fc.oneof(
-    fc.string({ unit: 'binary', minLength, maxLength }),
-    fc.string({ unit: 'grapheme', minLength, maxLength }),
-    fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ]*$/).map((text) => text.slice(0, maxLength))
-  ).filter((text) => length(text) >= minLength && length(text) <= maxLength && (pattern === undefined || pattern.test(text)))
+/** `allOf` as one schema: the parts' keywords together, their properties and required lists merged. */
+function merged (schema: Schema): Schema {
+  return (schema.allOf as Schema[]).reduce<Schema>((whole, part) => ({
+    ...whole,
+    ...part,
+    properties: { ...whole.properties, ...part.properties },
+    required: [...(whole.required ?? []), ...(part.required ?? [])]
+  }), siblings(schema))
+}
+
+/** The smallest and largest integers the schema takes, its format's range where it names no bound. */
+function integerBounds (schema: Schema): [bigint, bigint] {
+  const widest = schema.format === 'int64' ? INT64_MAX : schema.format === 'int32' ? INT32_MAX : SAFE
+  const up = (bound: number | bigint) => typeof bound === 'bigint' ? bound : BigInt(Math.ceil(bound))
+  const down = (bound: number | bigint) => typeof bound === 'bigint' ? bound : BigInt(Math.floor(bound))
+  const low = schema.exclusiveMinimum !== undefined ? down(schema.exclusiveMinimum) + 1n : schema.minimum !== undefined ? up(schema.minimum) : widest === SAFE ? -SAFE : -widest - 1n
+  const high = schema.exclusiveMaximum !== undefined ? up(schema.exclusiveMaximum) - 1n : schema.maximum !== undefined ? down(schema.maximum) : widest
+  return [low, high > INT64_MAX ? INT64_MAX : high]
 }
 
 function validInteger (schema: Schema): fc.Arbitrary<number | bigint> {
-  const int64 = schema.format === 'int64'
-  const min = BigInt(schema.minimum ?? (int64 ? -INT64_MAX - 1n : Number.MIN_SAFE_INTEGER))
-  const maxRaw = BigInt(schema.maximum ?? (int64 ? INT64_MAX : Number.MAX_SAFE_INTEGER))
-  const max = maxRaw > INT64_MAX ? INT64_MAX : maxRaw
-  const edges = [min, max, min + 1n, max - 1n, SAFE, SAFE + 1n, SAFE + 2n].filter((value) => value >= min && value <= max)
-  return fc.oneof(fc.constantFrom(...edges), fc.bigInt({ min, max })).map(asJsonInt)
+  const [min, max] = integerBounds(schema)
+  const step = BigInt(schema.multipleOf ?? 1)
+  const [low, high] = [(min + step - 1n) / step, max / step]
+  const edges = [low, high, low + 1n, high - 1n, SAFE / step, SAFE / step + 1n, SAFE / step + 2n].filter((value) => value >= low && value <= high)
+  return fc.oneof(fc.constantFrom(...edges), fc.bigInt({ min: low, max: high })).map((value) => asJsonInt(value * step))
 }
 
-/** Values the schema accepts. */
-export function valid (schema: Schema): fc.Arbitrary<unknown> {
-  if (schema.enum !== undefined) return fc.constantFrom(...schema.enum)
-  switch (schema.type) {
-    case 'string': return validString(schema)
+function validNumber (schema: Schema): fc.Arbitrary<number> {
+  const min = schema.exclusiveMinimum ?? schema.minimum
+  const max = schema.exclusiveMaximum ?? schema.maximum
+  return fc.double({
+    noNaN: true,
+    noDefaultInfinity: true,
+    ...(min !== undefined && { min: Number(min), minExcluded: schema.exclusiveMinimum !== undefined }),
+    ...(max !== undefined && { max: Number(max), maxExcluded: schema.exclusiveMaximum !== undefined })
+  })
+}
+
+/** Any JSON value. */
+export const anyJson = fc.oneof(fc.constant(null), fc.boolean(), fc.double(), fc.string(), fc.array(fc.integer(), { maxLength: 3 }), fc.object({ maxDepth: 1 }))
+
+function ofType (schema: Schema, type: string, channel: Channel): fc.Arbitrary<unknown> {
+  switch (type) {
+    case 'null': return fc.constant(null)
+    case 'string': return validString(schema, channel)
     case 'integer': return validInteger(schema)
+    case 'number': return fc.oneof(validNumber(schema), validInteger(schema))
     case 'boolean': return fc.boolean()
-    case 'array': return fc.array(valid(schema.items), { maxLength: 5 })
+    case 'array': return fc.array(valid(schema.items ?? {}), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 5, 5) })
     case 'object': {
-      const required = new Set<string>(schema.required ?? [])
-      const properties = Object.fromEntries(Object.entries(schema.properties ?? {}).map(([name, inner]) => [name, valid(inner as Schema)]))
-      return fc.record(properties, { requiredKeys: [...required] })
+      // A read-only property is the service's to set, not the client's (OpenAPI 3.1 section 4.8.24).
+      const writable = Object.entries(schema.properties ?? {}).filter(([, inner]) => (inner as Schema).readOnly !== true)
+      const properties = Object.fromEntries(writable.map(([name, inner]) => [name, valid(inner as Schema)]))
+      return fc.record(properties, { requiredKeys: (schema.required ?? []).filter((name: string) => name in properties) })
     }
-    default: throw new Error(`no arbitrary for schema type ${String(schema.type)}`)
+    default: throw new Error(`no arbitrary for schema type ${type}`)
   }
 }
 
-/** Values no schema with a type should take for `schema`, whatever its type. */
-const anyJson = fc.oneof(fc.constant(null), fc.boolean(), fc.double(), fc.string(), fc.array(fc.integer(), { maxLength: 3 }), fc.object({ maxDepth: 1 }))
+/**
+ * Values the schema accepts. `channel` narrows strings to what the place they travel in
+ * can carry (./strings.ts).
+ */
+export function valid (schema: Schema, channel: Channel = {}): fc.Arbitrary<unknown> {
+  const choices: Array<fc.Arbitrary<unknown>> = []
+  if (schema.const !== undefined) choices.push(fc.constant(schema.const))
+  else if (schema.enum !== undefined) choices.push(fc.constantFrom(...schema.enum))
+  else if (schema.allOf !== undefined) choices.push(valid(merged(schema), channel))
+  else if (schema.oneOf !== undefined) {
+    // Exactly one alternative may accept a value: one that two accept is not valid.
+    const alternatives = (schema.oneOf as Schema[]).map((alternative) => ({ ...siblings(schema), ...alternative }))
+    choices.push(fc.oneof(...alternatives.map((alternative) => valid(alternative, channel)))
+      .filter((value) => alternatives.filter((alternative) => accepts(alternative, value)).length === 1))
+  } else if (schema.anyOf !== undefined) {
+    choices.push(...(schema.anyOf as Schema[]).map((alternative) => valid({ ...siblings(schema), ...alternative }, channel)))
+  } else {
+    const types = typesOf(schema)
+    choices.push(...types === undefined ? [anyJson] : types.map((type) => ofType(schema, type, channel)))
+  }
+  // The default is a value too, and the one a client that sends nothing gets.
+  if (schema.default !== undefined) choices.push(fc.constant(schema.default))
+  return choices.length === 1 ? choices[0]! : fc.oneof(...choices)
+}
 
-/** Values the (non-object) schema must refuse. */
+/** Whether the schema refuses anything at all. */
+export const constrains = (schema: Schema) => ['type', 'const', 'enum', 'oneOf', 'anyOf', 'allOf', 'not'].some((keyword) => schema[keyword] !== undefined)
+
+/**
+ * Values the schema must refuse. Those made to break one keyword of a plain schema (a bound,
+ * a length, the pattern, the enum; int64 edges a double cannot tell apart) are refused by
+ * construction; anything else, and every candidate for a schema with alternatives, is kept
+ * only if the schema refuses it.
+ */
 export function invalidValue (schema: Schema): fc.Arbitrary<unknown> {
-  const choices: Array<fc.Arbitrary<unknown>> = [anyJson.filter((value) => !sameType(schema, value))]
+  if (!constrains(schema)) throw new Error(`the schema ${JSON.stringify(schema)} takes any value: nothing is invalid for it`)
+  if (schema.allOf !== undefined) return invalidValue(merged(schema))
+  const sure: Array<fc.Arbitrary<unknown>> = []
+  const candidates: Array<fc.Arbitrary<unknown>> = [anyJson]
+  const plain = schema.oneOf === undefined && schema.anyOf === undefined
+  const types = typesOf(schema) ?? []
+  if (schema.const !== undefined) candidates.push(fc.constant(typeof schema.const === 'string' ? `${schema.const} ` : [schema.const]))
   if (schema.enum !== undefined) {
-    choices.push(fc.string().filter((text) => !schema.enum.includes(text)))
-    choices.push(fc.constantFrom(...(schema.enum as string[]).map((text) => text.toUpperCase() + ' ')))
-  } else if (schema.type === 'integer') {
-    const edges: unknown[] = [1.5, -0.5, Number.NaN, Number.POSITIVE_INFINITY, '5', true]
-    if (schema.minimum !== undefined) edges.push(asJsonInt(BigInt(schema.minimum) - 1n), -1n * 2n ** 63n - 1n)
-    if (schema.maximum !== undefined) edges.push(asJsonInt(BigInt(schema.maximum) > INT64_MAX ? INT64_MAX + 1n : BigInt(schema.maximum) + 1n))
-    edges.push(2n ** 64n)
-    choices.push(fc.constantFrom(...edges))
-  } else if (schema.type === 'string') {
-    if (schema.format === 'date-time') {
-      choices.push(fc.constantFrom('tomorrow', '2026-02-30T10:00:00Z', '2026-12-01', '2026-12-01T10:00:00', '2026-12-01T25:00:00Z', '2026-12-01 10:00Z', ''))
-    }
-    if (schema.maxLength !== undefined) choices.push(fc.constant('x'.repeat(schema.maxLength + 1)))
-    if (schema.minLength !== undefined && schema.minLength > 0) choices.push(fc.constant(''))
-    if (schema.pattern !== undefined) {
-      const pattern = new RegExp(schema.pattern, 'u')
-      choices.push(fc.constantFrom('\u0000', ' ', '\t\n', 'a\ud800b', '\udfff', 'name\u0007', '\u200b', '\u00ad', 'a\u202eb', 'a\u200db').filter((text) => !pattern.test(text)))
-    }
+    const texts = (schema.enum as unknown[]).filter((value): value is string => typeof value === 'string')
+    candidates.push(fc.string().filter((text) => !texts.includes(text)), ...texts.length > 0 ? [fc.constantFrom(...texts.map((text) => text.toUpperCase() + ' '))] : [])
+  } else if (plain && (types.includes('integer') || types.includes('number'))) {
+    candidates.push(fc.constantFrom(1.5, -0.5, Number.NaN, Number.POSITIVE_INFINITY, '5', true))
+    // Past a bound, and past what int64 holds: BigInts, which only construction can vouch for.
+    const [min, max] = integerBounds(schema)
+    const edges: unknown[] = []
+    if (schema.minimum !== undefined || schema.exclusiveMinimum !== undefined) edges.push(asJsonInt(min - 1n), -1n * 2n ** 63n - 1n)
+    if (schema.maximum !== undefined || schema.exclusiveMaximum !== undefined) edges.push(asJsonInt(max >= INT64_MAX ? INT64_MAX + 1n : max + 1n))
+    if (types.includes('integer') && !types.includes('number')) edges.push(2n ** 64n)
+    if (edges.length > 0) sure.push(fc.constantFrom(...edges))
+  } else if (plain && types.includes('string')) {
+    sure.push(...invalidStrings(schema))
   }
-  return fc.oneof(...choices)
-}
-
-function sameType (schema: Schema, value: unknown): boolean {
-  switch (schema.type) {
-    case 'string': return typeof value === 'string'
-    case 'integer': return typeof value === 'number' && Number.isInteger(value)
-    case 'boolean': return typeof value === 'boolean'
-    case 'array': return Array.isArray(value)
-    case 'object': return value !== null && typeof value === 'object' && !Array.isArray(value)
-    default: return false
+  for (const alternative of [...schema.oneOf ?? [], ...schema.anyOf ?? []] as Schema[]) {
+    const whole = { ...siblings(schema), ...alternative }
+    if (constrains(whole)) candidates.push(invalidValue(whole))
   }
+  return fc.oneof(fc.oneof(...candidates).filter((value) => !accepts(schema, value)), ...sure)
 }
 
 /** Objects the object schema must refuse: a required property missing, an unknown one, or one with a bad value. */
@@ -117,8 +168,15 @@ export function invalidObject (schema: Schema): fc.Arbitrary<Record<string, unkn
       .filter((name) => !(name in (schema.properties ?? {})))
     mutations.push(fc.tuple(base, unknownName, anyJson).map(([value, name, extra]) => ({ ...value, [name]: extra })))
   }
-  for (const [name, inner] of properties) {
+  for (const [name, inner] of properties.filter(([, inner]) => constrains(inner))) {
     mutations.push(fc.tuple(base, invalidValue(inner)).map(([value, bad]) => ({ ...value, [name]: bad })))
   }
   return fc.oneof(...mutations)
+}
+
+/** Bodies the body schema must refuse: an object broken one way (above), or another value altogether. */
+export function invalidBody (schema: Schema): fc.Arbitrary<unknown> {
+  if (schema.allOf !== undefined) return invalidBody(merged(schema))
+  const plainObject = typesOf(schema)?.join() === 'object' && schema.oneOf === undefined && schema.anyOf === undefined
+  return plainObject ? fc.oneof(invalidObject(schema), invalidValue(schema)) : invalidValue(schema)
 }

@@ -6,6 +6,7 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import type { LightMyRequestResponse } from 'fastify'
+import { stringify } from 'lossless-json'
 import { apiDocument } from '../../src/contract/document.ts'
 
 const ajv = new Ajv({ strict: false, allErrors: true })
@@ -20,6 +21,15 @@ function validator (schema: object): ValidateFunction {
     compiled.set(schema, validate)
   }
   return validate
+}
+
+/**
+ * Whether `schema` takes `value` as the service receives it: sent as JSON text (NaN and
+ * Infinity become null), with BigInts read as the doubles AJV compares.
+ */
+export function accepts (schema: object, value: unknown): boolean {
+  const text = stringify(value) as string | undefined
+  return text !== undefined && validator(schema)(JSON.parse(text))
 }
 
 /** What is wrong with `response` for `operationId`; an empty list when nothing is. */

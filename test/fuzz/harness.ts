@@ -6,15 +6,16 @@
  * `npm run fuzz` runs long with a random seed. fast-check prints the seed and path of any
  * failure, so it can be replayed with FUZZ_SEED.
  */
-import type { FastifyInstance, InjectOptions } from 'fastify'
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { stringify } from 'lossless-json'
 import type { Test } from 'tap'
-import { apiDocument } from '../../src/contract/document.ts'
+import { apiDocument, type JsonObject } from '../../src/contract/document.ts'
 import { routeSchema } from '../../src/contract/route-schema.ts'
-import { build } from '../helpers/app.ts'
+import { AUTH, build } from '../helpers/app.ts'
 import { walkPages } from '../helpers/store.ts'
 import type { Schema } from './arbitraries.ts'
 import { contractViolations } from './contract.ts'
+import type { FuzzRequest } from './requests.ts'
 
 export const seed = Number(process.env.FUZZ_SEED ?? 20261122)
 export const numRuns = Number(process.env.FUZZ_RUNS ?? 1000)
@@ -53,6 +54,43 @@ export async function send (app: FastifyInstance, operationId: string | undefine
     if (problems.length > 0) throw new Error(`${operationId} answer breaks the contract: ${problems.join('; ')}`)
   }
   return response
+}
+
+/** Sends a generated request (./requests.ts) with the test key, and checks it as `send` does. */
+export const sendRequest = (app: FastifyInstance, request: FuzzRequest) => send(app, request.operationId, {
+  method: request.method as 'GET',
+  url: request.url,
+  headers: { ...AUTH, ...request.headers },
+  ...(request.payload !== undefined && { payload: request.payload })
+})
+
+/** Whether the router refused the request's path as undecodable, before any operation was chosen. */
+export const unrouted = (response: LightMyRequestResponse) => response.statusCode === 400 && / is not a valid url component$/.test(JSON.parse(response.body).message)
+
+/**
+ * What a page of a listing promises (the document's Pagination): at most `limit` items (its
+ * default when none was sent), in ascending id order; a query parameter named as a property
+ * of the items keeps only the items with that value; the `Link` to the next page keeps every
+ * query parameter sent but the cursor. An empty list when the page keeps them all.
+ */
+export function pageProblems (request: FuzzRequest, response: LightMyRequestResponse): string[] {
+  const query = apiDocument.parameters(request.operationId).filter((parameter) => parameter.in === 'query')
+  const limit = (request.values.limit ?? (query.find((parameter) => parameter.name === 'limit')?.schema as JsonObject).default) as number
+  const responses = apiDocument.dereference(apiDocument.operation(request.operationId).operation.responses!) as any
+  const itemProperties = responses['200'].content['application/json'].schema.items.properties as JsonObject
+  const items = JSON.parse(response.body) as Array<Record<string, unknown>>
+  const problems: string[] = []
+  if (items.length > limit) problems.push(`${items.length} items for limit ${limit}`)
+  if (items.some((item, i) => i > 0 && (item.id as number) <= (items[i - 1]!.id as number))) problems.push('not in ascending id order')
+  const link = response.headers.link as string | undefined
+  const linked = link === undefined ? undefined : new URL(/^<([^>]+)>/.exec(link)![1]!, 'http://localhost').searchParams
+  for (const name of query.map((parameter) => String(parameter.name))) {
+    const value = request.values[name]
+    if (value === undefined || name === 'cursor') continue
+    if (name in itemProperties && items.some((item) => item[name] !== value)) problems.push(`the ${name} filter is not kept`)
+    if (linked !== undefined && linked.get(name) !== String(value)) problems.push(`Link drops ${name}: ${link}`)
+  }
+  return problems
 }
 
 /** JSON text for a value that may hold BigInts or raw numbers such as 1e400. */

@@ -10,10 +10,8 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { stringify } from 'lossless-json'
 import type { Test } from 'tap'
 import { apiDocument, type JsonObject } from '../../src/contract/document.ts'
-import { routeSchema } from '../../src/contract/route-schema.ts'
 import { AUTH, build } from '../helpers/app.ts'
 import { walkPages } from '../helpers/store.ts'
-import type { Schema } from './arbitraries.ts'
 import { contractViolations } from './contract.ts'
 import type { FuzzRequest } from './requests.ts'
 
@@ -21,9 +19,6 @@ export const seed = Number(process.env.FUZZ_SEED ?? 20261122)
 export const numRuns = Number(process.env.FUZZ_RUNS ?? 1000)
 // Thousands of cases take a while on two busy cores; the default per-file limit is too short.
 export const timeoutMs = Number(process.env.TAP_TIMEOUT ?? 600) * 1000
-
-/** The route schemas of an operation, as the fuzzers derive values from them. */
-export const schemaOf = (operationId: string) => routeSchema(apiDocument, operationId) as { body?: Schema, querystring?: Schema, params?: Schema, headers?: Schema }
 
 let cases = 0
 export const caseCount = () => cases

@@ -22,9 +22,11 @@ export function decodeCursor (cursor: string): number | bigint {
 }
 
 /** `Link: </v1/pets?limit=20&status=sold&cursor=...>; rel="next"`, keeping the other parameters. */
-function nextPageLink (path: string, query: Record<string, string | number | undefined>, lastId: number | bigint): string {
+function nextPageLink (path: string, query: Query, lastId: number | bigint): string {
   const params = new URLSearchParams()
-  for (const [name, value] of Object.entries(query)) {
+  // In name order, whatever order the request gave them in: the link is the same for the
+  // same page (the response cache keeps one answer for both orders).
+  for (const [name, value] of Object.entries(query).sort(([a], [b]) => a < b ? -1 : 1)) {
     if (value !== undefined && name !== 'cursor') params.set(name, String(value))
   }
   params.set('cursor', encodeCursor(lastId))
@@ -40,14 +42,18 @@ export function toPage<Row, Item> (rows: Row[], limit: number, map: (row: Row) =
   return { items: (more ? rows.slice(0, limit) : rows).map(map), more }
 }
 
+/** A request's validated query: every parameter the operation declares, defaults applied. */
+type Query = Readonly<Record<string, string | number | boolean | bigint | undefined>>
+
 /**
  * A page's items, with `Link rel="next"` set on the reply when more follow; the link keeps
- * the request's path and the given query parameters.
+ * the request's path and every query parameter but the cursor, so a parameter the document
+ * adds is kept with no edit here or in the handler.
  */
 export function linkedPage<Item extends { id: number | bigint }> (
   reply: { header: (name: string, value: string) => unknown },
   path: string,
-  query: Record<string, string | number | undefined>,
+  query: Query,
   page: { items: Item[], more: boolean }
 ): Item[] {
   if (page.more) reply.header('link', nextPageLink(path, query, page.items.at(-1)!.id))

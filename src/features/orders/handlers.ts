@@ -17,7 +17,7 @@ export const orderHandlers = {
     const limit = request.query.limit!
     const afterId = cursor === undefined ? 0 : decodeCursor(cursor)
     const page = await orders.listOrders(request.db, { limit, afterId })
-    return linkedPage(reply, request.routeOptions.url!, { limit }, page)
+    return linkedPage(reply, request.routeOptions.url!, request.query, page)
   },
 
   async getOrder (request) {

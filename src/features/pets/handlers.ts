@@ -17,7 +17,7 @@ export const petHandlers = {
     const limit = request.query.limit!
     const afterId = cursor === undefined ? 0 : decodeCursor(cursor)
     const page = await pets.listPets(request.db, { limit, status, afterId })
-    return linkedPage(reply, request.routeOptions.url!, { limit, status }, page)
+    return linkedPage(reply, request.routeOptions.url!, request.query, page)
   },
 
   async createPet (request, reply) {

@@ -11,12 +11,15 @@ export type Int64 = ColumnType<bigint | number | string, bigint | number, bigint
 
 export interface ApiKeys {
   created_at: string;
+  expires_at: string | null;
   id: Generated<Int64>;
   key_hash: string;
   key_prefix: string;
   last_used_at: string | null;
   name: string;
+  replaced_at: string | null;
   revoked_at: string | null;
+  scopes: Generated<string>;
 }
 
 export interface IdempotencyKeys {

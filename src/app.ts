@@ -9,6 +9,7 @@ import { DEFAULTS } from './config/defaults.ts'
 import { ApiError } from './http/error-codes.ts'
 import { apiDocument, type ApiDocument } from './contract/document.ts'
 import { checkDocument } from './contract/start-checks.ts'
+import { declaredScopes } from './contract/operation-security.ts'
 import type { Clock } from './contract/operation-hooks.ts'
 import apiKeys from './features/api-keys/plugin.ts'
 import auth from './features/api-keys/auth.ts'
@@ -115,13 +116,17 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     await app.register(validation)
     await app.register(database, { ...DEFAULTS.database, ...options.database })
     await app.register(responseCache, { maxBytes: options.responseCacheBytes ?? DEFAULTS.responseCacheBytes })
-    await app.register(apiKeys, { environmentKeys: options.apiKeys ?? [], syncIntervalMs: options.keySyncIntervalMs ?? DEFAULTS.keySyncIntervalMs })
+    const document = options.document ?? apiDocument
+    checkDocument(document)
+    await app.register(apiKeys, {
+      environmentKeys: options.apiKeys ?? [],
+      everyScope: [...declaredScopes(document).keys()],
+      syncIntervalMs: options.keySyncIntervalMs ?? DEFAULTS.keySyncIntervalMs
+    })
     await app.register(auth)
     await app.register(idempotency, DEFAULTS.idempotency)
     await app.register(redis, { url: options.redisUrl, commandTimeoutMs: options.redisCommandTimeoutMs ?? DEFAULTS.redisCommandTimeoutMs })
     await app.register(rateLimits, { ...DEFAULTS.rateLimit, ...options.rateLimit })
-    const document = options.document ?? apiDocument
-    checkDocument(document)
     await app.register(docs, { document })
     await app.register(health)
     await app.register(specRoutes, {

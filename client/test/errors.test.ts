@@ -68,6 +68,22 @@ t.test('401 unauthorized for a key the service does not know', async (t) => {
     ({ status: 401, code: 'unauthorized', message: 'Invalid API key', requestId: seen.requestId }))
 })
 
+t.test('401 for an expired key, 403 insufficient_scope for a key without the operation\'s scope, and nothing made', async (t) => {
+  const { app, baseUrl } = await listening(t, { keySyncIntervalMs: 60_000 })
+  const { createApiKey } = await import('../../src/features/api-keys/repository.ts')
+  const reader = await createApiKey(app.db, { name: 'reader', scopes: ['pets:read'] })
+  const expired = await createApiKey(app.db, { name: 'expired', scopes: ['pets:read'], expiresAt: new Date(Date.now() - 1000) })
+  await app.apiKeys.sync(app)
+  const { seen, fetch } = watching()
+  const client = clientOf(baseUrl, { fetch, apiKey: reader.key })
+  t.same(await client.listPetsPage().then((page) => page.items), [], 'the key may read')
+  await rejectsWith(t, client.createPet({ name: 'Rex', categoryId: 1 }), () =>
+    ({ status: 403, code: 'insufficient_scope', message: 'This API key lacks the scope pets:write, which createPet needs', requestId: seen.requestId }))
+  t.equal(await rowCount(app, 'pets'), 0)
+  await rejectsWith(t, clientOf(baseUrl, { fetch, apiKey: expired.key }).listPetsPage(), () =>
+    ({ status: 401, code: 'unauthorized', message: 'The API key has expired', requestId: seen.requestId }))
+})
+
 t.test('410 gone: getPet after its sunset', async (t) => {
   const { baseUrl } = await listening(t, { now: () => new Date('2030-12-05T00:00:00Z') })
   const { seen, fetch } = watching()

@@ -7,6 +7,7 @@
  */
 import type { ApiDocument, Json, JsonObject } from './document.ts'
 import { BODY_MEDIA_TYPES } from '../http/media-type.ts'
+import { securityProblems } from './operation-security.ts'
 
 /** Where each location's parameters are read from, and the one style the service reads there. */
 const PARAMETER_STYLES: Readonly<Record<string, { style: string, explode: boolean }>> = {
@@ -93,6 +94,7 @@ export function documentProblems (document: ApiDocument): string[] {
   for (const key of ['webhooks']) {
     if (document.document[key] !== undefined) problems.push(`${key}: the service sends no webhooks`)
   }
+  problems.push(...securityProblems(document))
   for (const op of document.operations.values()) {
     const { operation } = op
     problems.push(...parameterProblems(op.operationId, op.path, document.parameters(op.operationId)))

@@ -3,7 +3,8 @@
  * handlers keyed by operationId, and everything around it comes from the document itself:
  * - the path prefix from the first server (`/v1`);
  * - method, URL and JSON schemas from the operation (./route-schema.ts);
- * - the bearer check from `security`, with the rate limits around it (./guard.ts);
+ * - the bearer check and the key's scopes from `security`, with the rate limits around it
+ *   (./guard.ts);
  * - deprecation headers and 410 from `deprecated`/`x-deprecated-*`, `API-Stability` from
  *   `x-stability`, ETags and caching directives (./operation-hooks.ts);
  * - a deadline, and what features put around the handlers (./wrapper.ts): safe retries
@@ -20,7 +21,7 @@ import { guard } from './guard.ts'
 import { checkHandlers } from './handler-types.ts'
 import { methodNotAllowed } from './method-not-allowed.ts'
 import { operationHooks, type Clock } from './operation-hooks.ts'
-import { needsBearerKey } from './operation-security.ts'
+import { requiredScopes } from './operation-security.ts'
 import { routeSchema } from './route-schema.ts'
 import { wrapHandler, type AnyHandler, type HandlerWrappers, type WiredOperation } from './wrapper.ts'
 
@@ -41,12 +42,13 @@ export default async function specRoutes (app: FastifyInstance, { document, hand
     scope.setNotFoundHandler(notFound)
     for (const op of document.operations.values()) {
       const operation: WiredOperation = { operationId: op.operationId, method: op.method as HTTPMethods, url: op.url, schema: routeSchema(document, op.operationId) }
+      const scopes = requiredScopes(document, op.operationId)
       scope.route({
         method: operation.method,
         url: operation.url,
         schema: operation.schema,
         // statsId: metrics label the route by its operationId.
-        config: { public: !needsBearerKey(document, op.operationId), statsId: op.operationId },
+        config: { public: scopes === undefined, scopes, operationId: op.operationId, statsId: op.operationId },
         ...operationHooks(op, scope.prefix, now),
         handler: wrapHandler(app, operation, handlers[op.operationId]!, wrappers, responseTimeoutMs)
       })

@@ -12,6 +12,7 @@ const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   invalid_json: 400,
   unsupported_media_type: 400,
   unauthorized: 401,
+  insufficient_scope: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,

@@ -76,6 +76,15 @@ t.test('each declaration the service cannot honour is named, and stops the start
     ['webhooks',
       (d) => { d.webhooks = { adopted: {} } },
       'webhooks: the service sends no webhooks'],
+    ['a scope no scheme lists',
+      (d) => { d.paths['/pets'].post.security = [{ bearerAuth: ['pets:wirte'] }] },
+      'createPet: its security names the scope "pets:wirte", which no bearer scheme\'s x-scopes lists'],
+    ['scopes that are not a map of texts',
+      (d) => { d.components.securitySchemes.bearerAuth['x-scopes'] = ['pets:read'] },
+      'securitySchemes.bearerAuth: x-scopes must map each scope to the text that says what it allows'],
+    ['a scope with a space or a quote',
+      (d) => { d.components.securitySchemes.bearerAuth['x-scopes']['pets "all"'] = 'Everything.' },
+      'securitySchemes.bearerAuth: the scope "pets "all"" is not one word of visible characters (RFC 6749 section 3.3)'],
     ['a $ref that does not resolve',
       (d) => { createPetBody(d).content['application/json'].schema.$ref = '#/components/schemas/NewPett' },
       '#/paths/~1pets/post/requestBody/content/application~1json/schema: $ref #/components/schemas/NewPett does not resolve (only #/... references inside the document are read)']
@@ -126,6 +135,29 @@ t.test('a body declared under merge-patch JSON only refuses plain JSON, and the 
   const order = await app.inject({ method: 'POST', url: '/v1/store/orders', headers: { ...AUTH, 'content-type': 'application/merge-patch+json' }, payload: '{"petId":1,"quantity":1}' })
   t.equal(order.statusCode, 400)
   t.same(order.json(), errorBody('unsupported_media_type', 'Content-Type must be application/json', 400))
+})
+
+t.test('a new operation gets its scope by declaring it, and a new scope by listing it', async (t) => {
+  const app = await build(t, {
+    keySyncIntervalMs: 60_000,
+    document: edited((d) => {
+      d.components.securitySchemes.bearerAuth['x-scopes']['pets:list'] = 'List pets, and nothing else.'
+      d.paths['/pets'].get.security = [{ bearerAuth: ['pets:list'] }, { bearerAuth: ['pets:read', 'orders:read'] }]
+    })
+  })
+  t.same(app.apiKeys.everyScope, ['pets:read', 'pets:write', 'orders:read', 'orders:write', 'pets:list'])
+  const { createApiKey } = await import('../../src/features/api-keys/repository.ts')
+  const keyOf = async (name: string, scopes: string[]) => {
+    const { key } = await createApiKey(app.db, { name, scopes })
+    await app.apiKeys.sync(app)
+    return { authorization: `Bearer ${key}` }
+  }
+  t.equal((await app.inject({ url: '/v1/pets', headers: await keyOf('lister', ['pets:list']) })).statusCode, 200, 'the new scope is enough')
+  t.equal((await app.inject({ url: '/v1/pets', headers: await keyOf('both', ['pets:read', 'orders:read']) })).statusCode, 200, 'so is the other alternative, whole')
+  const half = await app.inject({ url: '/v1/pets', headers: await keyOf('half', ['pets:read']) })
+  t.equal(half.statusCode, 403, 'half an alternative is not')
+  t.same(half.json(), errorBody('insufficient_scope', 'This API key lacks the scope pets:list, or pets:read and orders:read, which listPets needs', 403))
+  t.equal(half.headers['www-authenticate'], 'Bearer realm="petstore", error="insufficient_scope", scope="pets:list"')
 })
 
 t.test('parameters declared on the path item are read like the operation\'s own', async (t) => {

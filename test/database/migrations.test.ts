@@ -81,3 +81,14 @@ t.test('a migration left unapplied by the migrator is an error, not a silent ski
   const error = await refusal(db, migrations)
   t.equal(error?.message, 'migration 99990101000000_appeared not applied')
 })
+
+t.test('keys made before scopes existed get every scope and no expiry, so an upgrade locks no one out', async (t) => {
+  const db = await connect({ ...DEFAULTS.database, url: await testDatabaseUrl(t) })
+  t.teardown(() => db.destroy())
+  const scopes = '20261124000100_key_scopes_and_expiry'
+  await migrator(db).migrateTo(names[names.indexOf(scopes) - 1]!)
+  await db.insertInto('api_keys').values({ name: 'ops', key_hash: 'h'.repeat(64), key_prefix: 'pst_abcdef', created_at: '2026-11-22T00:00:00.000Z' }).execute()
+  await migrateToLatest(db)
+  t.same(await db.selectFrom('api_keys').select(['name', 'scopes', 'expires_at', 'replaced_at']).execute(),
+    [{ name: 'ops', scopes: 'orders:read orders:write pets:read pets:write', expires_at: null, replaced_at: null }])
+})

@@ -4,7 +4,7 @@
  */
 import t from 'tap'
 import { buildApp, type AppOptions } from '../../src/app.ts'
-import { createApiKey } from '../../src/features/api-keys/repository.ts'
+import { createApiKey, revokeApiKeys } from '../../src/features/api-keys/repository.ts'
 import pg from 'pg'
 import { createPostgresDatabase, POSTGRES_ADMIN_URL, postgresSkipReason } from '../helpers/services.ts'
 import { AUTH, JSON_HEADERS, TEST_KEY } from '../helpers/app.ts'
@@ -64,11 +64,41 @@ t.test('several instances share one PostgreSQL: unique ids under concurrency, on
     const listed = await b.inject({ url: '/v1/pets?limit=100', headers: AUTH })
     t.same(listed.json().map((pet: { id: number }) => pet.id), [...ids].sort((x, y) => x - y), 'each instance sees every pet, in id order')
 
-    const { key } = await createApiKey(a.db, 'shared')
+    const { key } = await createApiKey(a.db, { name: 'shared', scopes: a.apiKeys.everyScope })
     await b.apiKeys.sync(b)
     const headers = { authorization: `Bearer ${key}` }
     t.equal((await b.inject({ url: '/v1/pets', headers })).statusCode, 200, 'a key made through one instance works on the other')
   }, { apiKeys: [TEST_KEY], rateLimit: { perKey: 0, anonymous: 1000 } })
+})
+
+t.test('a key-use write that waits on a row lock never holds back the reload of the keys', { skip }, async (t) => {
+  const url = await createPostgresDatabase(t)
+  await withApps(url, 1, async (app) => {
+    const scopes = app.apiKeys.everyScope
+    const used = await createApiKey(app.db, { name: 'used', scopes })
+    const doomed = await createApiKey(app.db, { name: 'doomed', scopes })
+    await app.apiKeys.sync(app)
+    const call = (key: string) => app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${key}` } })
+    t.equal((await call(used.key)).statusCode, 200, 'a use to write')
+    // Another session holds the used key's row, as a long transaction or a backup might.
+    const holder = new pg.Client({ connectionString: url })
+    await holder.connect()
+    t.teardown(() => holder.end())
+    await holder.query('begin')
+    await holder.query('select 1 from api_keys where name = $1 for update', ['used'])
+    const waiting = app.apiKeys.sync(app)
+    await revokeApiKeys(app.db, { name: 'doomed' })
+    await until(async () => {
+      // Each sync reloads anew, while the write it would also wait for is still held up.
+      app.apiKeys.sync(app).catch(() => {})
+      return (await call(doomed.key)).statusCode === 401
+    }, 'the revoked key to be refused while the write waits')
+    t.pass('the revoked key is refused while the write of key use waits')
+    await holder.query('rollback')
+    await waiting
+    const [row] = await app.db.selectFrom('api_keys').select('last_used_at').where('name', '=', 'used').execute()
+    t.not(row?.last_used_at, null, 'and once the lock is gone, the use is written')
+  })
 })
 
 t.test('one Idempotency-Key sent 30 times at once to two instances makes exactly one record', { skip }, async (t) => {

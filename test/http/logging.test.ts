@@ -11,7 +11,7 @@ import { captureLog } from '../helpers/log.ts'
 t.test('no key ever reaches the log, at any level', async (t) => {
   const log = captureLog()
   const app = await build(t, { logger: { level: 'trace', stream: log.stream, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } } })
-  const { key: databaseKey } = await createApiKey(app.db, 'logged')
+  const { key: databaseKey } = await createApiKey(app.db, { name: 'logged', scopes: app.apiKeys.everyScope })
   await app.apiKeys.sync(app)
   const attempts = [
     `Bearer ${TEST_KEY}`, `Bearer ${databaseKey}`, `bearer ${databaseKey}`, 'Bearer pst_guessed-key-never-valid-000000000000000',

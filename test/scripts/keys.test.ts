@@ -1,7 +1,9 @@
 import { join } from 'node:path'
 import t from 'tap'
 import { DEFAULTS } from '../../src/config/defaults.ts'
+import { USAGE } from '../../src/features/api-keys/command.ts'
 import { connect } from '../../src/database/connect.ts'
+import { migrateToLatest } from '../../src/database/migrate.ts'
 import { build } from '../helpers/app.ts'
 import { until } from '../helpers/until.ts'
 import { runScript, scriptResult, tempDir } from '../helpers/process.ts'
@@ -20,7 +22,7 @@ t.test('create prints a key once, list never shows it, revoke stops it on a runn
   const created = await keys(url, 'create', '--name', 'billing')
   const key = /\n {2}(pst_[A-Za-z0-9_-]{43})\n/.exec(created.stdout)?.[1]
   t.ok(key, 'create prints the new key')
-  t.match(created.stdout, /^Created key "billing" \(id 1\)\. It is shown this once; store it now:/)
+  t.match(created.stdout, /^Created key "billing" \(id 1\), scopes pets:read, pets:write, orders:read, orders:write, no expiry\. It is shown this once; store it now:/)
 
   const app = await build(t, { database: { url } })
   const auth = { authorization: `Bearer ${key!}` }
@@ -30,8 +32,8 @@ t.test('create prints a key once, list never shows it, revoke stops it on a runn
   let listed = await keys(url, 'list')
   await until(async () => { listed = await keys(url, 'list'); return !/\s-\s+-$/m.test(listed.stdout) }, 'the last use to be recorded')
   const lines = listed.stdout.trim().split('\n')
-  t.match(lines[0], /^ID\s+NAME\s+PREFIX\s+CREATED\s+LAST USED\s+REVOKED$/)
-  t.match(lines[1], new RegExp(`^1\\s+billing\\s+${key!.slice(0, 10)}…\\s+\\d{4}-\\d\\d-\\d\\dT\\S+Z\\s+\\d{4}-\\d\\d-\\d\\dT\\S+Z\\s+-$`))
+  t.match(lines[0], /^ID\s+NAME\s+PREFIX\s+SCOPES\s+CREATED\s+EXPIRES\s+LAST USED\s+REVOKED$/)
+  t.match(lines[1], new RegExp(`^1\\s+billing\\s+${key!.slice(0, 10)}…\\s+pets:read,pets:write,orders:read,orders:write\\s+\\d{4}-\\d\\d-\\d\\dT\\S+Z\\s+-\\s+\\d{4}-\\d\\d-\\d\\dT\\S+Z\\s+-$`))
   t.notMatch(listed.stdout, key!.slice(10), 'the key itself is never listed')
 
   const revoked = await keys(url, 'revoke', 'billing')
@@ -46,18 +48,18 @@ t.test('revoke by id, and the errors', async (t) => {
   await keys(url, 'create', '--name', 'first')
   const duplicate = await failure(url, 'create', '--name', 'first')
   t.equal(duplicate.code, 1)
-  t.equal(duplicate.stderr, 'keys: an active key named "first" already exists\n')
+  t.equal(duplicate.stderr, 'keys: an active key named "first" already exists: rotate it to replace it, or revoke it first\n')
   t.equal((await keys(url, 'revoke', '1')).stdout, 'Revoked key "first" (id 1).\n')
   const again = await failure(url, 'revoke', '1')
   t.equal(again.code, 1)
-  t.equal(again.stderr, 'keys: No active key with the id or name "1"\n')
+  t.equal(again.stderr, 'keys: no active key with the id or name "1"\n')
   const byId = await failure(url, 'revoke', '--id', '1')
-  t.equal(byId.stderr, 'keys: No active key with the id 1\n')
+  t.equal(byId.stderr, 'keys: no active key with the id 1\n')
   t.match((await keys(url, 'create', '--name', 'first')).stdout, /\(id 2\)/, 'a revoked name can be used again')
-  for (const args of [[], ['create'], ['create', '--name', ' '], ['revoke'], ['revoke', 'x', '--name', 'y'], ['revoke', '--id', 'abc'], ['list', 'extra'], ['rotate']]) {
+  for (const args of [[], ['create'], ['create', '--name', ' '], ['revoke'], ['revoke', 'x', '--name', 'y'], ['revoke', '--id', 'abc'], ['list', 'extra'], ['rotate'], ['list', '--grace', '1h'], ['create', '--name', 'x', '--bogus']]) {
     const usage = await failure(url, ...args)
     t.equal(usage.code, 2, args.join(' '))
-    t.equal(usage.stderr, 'usage: npm run keys -- create --name NAME | list | revoke NAME|ID | revoke --id ID | revoke --name NAME\n', args.join(' '))
+    t.equal(usage.stderr, `${USAGE}\n`, args.join(' '))
   }
 })
 
@@ -83,10 +85,64 @@ t.test('key names with control or invisible characters are refused, and never pr
   }
   // A name stored before the rule, or by another tool, is escaped when shown.
   const db = await connect({ ...DEFAULTS.database, url })
+  await migrateToLatest(db)
   await db.insertInto('api_keys').values({ name: 'old\u001b[31mred', key_hash: 'x'.repeat(64), key_prefix: 'pst_abcdef', created_at: new Date().toISOString() }).execute()
   await db.destroy()
   const listed = await keys(url, 'list')
   t.notMatch(listed.stdout, '\u001b')
   t.match(listed.stdout, 'old\\u{1b}[31mred')
   t.equal((await keys(url, 'revoke', '1')).stdout, 'Revoked key "old\\u{1b}[31mred" (id 1).\n')
+})
+
+t.test('scopes and expiry on create, list --json, and mistakes that make nothing', async (t) => {
+  const url = join(tempDir(t), 'petstore.db')
+  const made = await keys(url, 'create', '--name', 'website', '--scopes', 'orders:read, pets:read', '--expires-in', '30d')
+  t.match(made.stdout, /^Created key "website" \(id 1\), scopes pets:read, orders:read, expires (\S+Z)\. It is shown this once/)
+  const expires = Date.parse(/expires (\S+Z)\./.exec(made.stdout)![1]!)
+  t.ok(Math.abs(expires - (Date.now() + 30 * 86_400_000)) < 600_000, 'thirty days from now')
+
+  const refusals: Array<[string[], string]> = [
+    [['create', '--name', 'x', '--scopes', 'pets:read,pets:delete'], 'keys: unknown scope "pets:delete": the scopes are pets:read, pets:write, orders:read, orders:write (--scopes takes one or more, comma-separated)\n'],
+    [['create', '--name', 'x', '--scopes', ''], 'keys: unknown scope "": the scopes are pets:read, pets:write, orders:read, orders:write (--scopes takes one or more, comma-separated)\n'],
+    [['create', '--name', 'x', '--expires-in', '30'], 'keys: --expires-in "30" is not a duration: a whole number of minutes, hours or days up to 36500d, as in 45m, 12h or 30d\n'],
+    [['create', '--name', 'x', '--expires-in', '0'], 'keys: --expires-in "0" is not a duration: a whole number of minutes, hours or days up to 36500d, as in 45m, 12h or 30d\n'],
+    [['create', '--name', 'x', '--expires-in', '99999d'], 'keys: --expires-in "99999d" is not a duration: a whole number of minutes, hours or days up to 36500d, as in 45m, 12h or 30d\n'],
+    [['rotate', 'website', '--grace', '1w'], 'keys: --grace "1w" is not a duration: a whole number of minutes, hours or days up to 36500d, as in 45m, 12h or 30d, or 0\n'],
+    [['rotate', 'nobody'], 'keys: no current key with the name "nobody" (revoked and already rotated keys cannot be rotated)\n'],
+    [['revoke', 'nobody'], 'keys: no active key with the name "nobody"\n']
+  ]
+  for (const [args, message] of refusals) {
+    const refused = await failure(url, ...args)
+    t.equal(refused.code, 1, args.join(' '))
+    t.equal(refused.stderr, message, args.join(' '))
+  }
+  const listed = JSON.parse((await keys(url, 'list', '--json')).stdout) as Array<Record<string, unknown>>
+  t.equal(listed.length, 1, 'none of the mistakes made a key')
+  t.same(Object.keys(listed[0]!), ['id', 'name', 'prefix', 'scopes', 'createdAt', 'expiresAt', 'lastUsedAt', 'revokedAt', 'replacedAt'],
+    'list --json holds no secret and no hash')
+  t.match(listed[0], { id: 1, name: 'website', scopes: ['pets:read', 'orders:read'], lastUsedAt: null, revokedAt: null, replacedAt: null })
+})
+
+t.test('rotate makes a new key of the same name and scopes; both work during the grace; revoke NAME ends both', async (t) => {
+  const url = join(tempDir(t), 'petstore.db')
+  const old = JSON.parse((await keys(url, 'create', '--name', 'shop', '--scopes', 'pets:read', '--json')).stdout) as { key: string, id: number }
+  t.match(old, { id: 1, name: 'shop', scopes: ['pets:read'] })
+  const rotated = await keys(url, 'rotate', 'shop', '--grace', '2h')
+  t.match(rotated.stdout, /^Rotated key "shop": the old key \(id 1\) stops working at (\S+Z)\. The new key is "shop" \(id 2\), scopes pets:read, no expiry\. It is shown this once; store it now:\n\n {2}pst_\S+\n\n$/)
+  const fresh = /\n {2}(pst_\S+)\n/.exec(rotated.stdout)![1]!
+
+  const app = await build(t, { database: { url }, apiKeys: [] })
+  for (const key of [old.key, fresh]) {
+    t.equal((await app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${key}` } })).statusCode, 200, 'both keys work during the grace')
+    t.equal((await app.inject({ method: 'POST', url: '/v1/pets', headers: { authorization: `Bearer ${key}` } })).statusCode, 403, 'and hold the same scopes')
+  }
+  const now = JSON.parse((await keys(url, 'rotate', 'shop', '--grace', '0', '--json')).stdout) as { key: string, replaced: { id: number, expiresAt: string } }
+  t.match(now, { id: 3, name: 'shop', replaced: { id: 2 } })
+  await until(async () => (await app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${fresh}` } })).statusCode === 401, 'a grace of 0 to end the old key at once')
+  const ended = await app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${fresh}` } })
+  t.equal(ended.headers['www-authenticate'], 'Bearer realm="petstore", error="invalid_token", error_description="the key has expired"')
+
+  t.equal((await keys(url, 'revoke', 'shop')).stdout, 'Revoked key "shop" (id 1).\nRevoked key "shop" (id 2).\nRevoked key "shop" (id 3).\n')
+  await until(async () => (await app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${now.key}` } })).statusCode === 401, 'the revoked keys to be refused')
+  t.pass('revoking the name ends every key of it')
 })

@@ -287,7 +287,8 @@ export interface components {
          *     - `invalid_request` (400): a parameter or body field failed validation.
          *     - `invalid_json` (400): the body is not parseable JSON.
          *     - `unsupported_media_type` (400): a body sent without `Content-Type: application/json`.
-         *     - `unauthorized` (401): the API key is missing, invalid, or not in the `Bearer` form.
+         *     - `unauthorized` (401): the API key is missing, invalid, expired, or not in the `Bearer` form.
+         *     - `insufficient_scope` (403): the API key is valid but lacks the operation's scope.
          *     - `not_found` (404): no such pet or order, or no such route.
          *     - `method_not_allowed` (405): the path exists but not with this method (see `Allow`).
          *     - `conflict` (409): the request conflicts with the resource's state (cancelling a
@@ -309,7 +310,7 @@ export interface components {
          *       now (locked, full, unreachable or too slow); retry after `Retry-After` seconds.
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "invalid_json" | "unsupported_media_type" | "unauthorized" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_key_in_use" | "request_timeout" | "gone" | "precondition_failed" | "payload_too_large" | "idempotency_key_reused" | "rate_limited" | "headers_too_large" | "internal_error" | "unavailable";
+        ErrorCode: "invalid_request" | "invalid_json" | "unsupported_media_type" | "unauthorized" | "insufficient_scope" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_key_in_use" | "request_timeout" | "gone" | "precondition_failed" | "payload_too_large" | "idempotency_key_reused" | "rate_limited" | "headers_too_large" | "internal_error" | "unavailable";
         /** @description The body of every error response. */
         Error: {
             code: components["schemas"]["ErrorCode"];
@@ -352,6 +353,26 @@ export interface components {
                  *       "code": "unauthorized",
                  *       "message": "Missing or invalid API key",
                  *       "status": 401
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The API key is valid but lacks the operation's scope (`insufficient_scope`); the
+         *     `WWW-Authenticate` challenge names the scope. Nothing was changed.
+         */
+        Forbidden: {
+            headers: {
+                "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "insufficient_scope",
+                 *       "message": "This API key lacks the scope pets:write, which createPet needs",
+                 *       "status": 403
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -611,7 +632,10 @@ export interface components {
         RateLimitReset: number;
         /** @description Seconds to wait before retrying. */
         RetryAfter: number;
-        /** @description RFC 6750 challenge, for example `Bearer realm="petstore", error="invalid_token"`. */
+        /**
+         * @description RFC 6750 challenge, for example `Bearer realm="petstore", error="invalid_token"`, or, for
+         *     a key without the operation's scope, `Bearer realm="petstore", error="insufficient_scope", scope="pets:write"`.
+         */
         WWWAuthenticate: string;
     };
     pathItems: never;
@@ -661,6 +685,7 @@ export interface operations {
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -708,6 +733,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["IdempotencyKeyInUse"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["IdempotencyKeyReused"];
@@ -754,6 +780,7 @@ export interface operations {
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["Gone"];
             429: components["responses"]["TooManyRequests"];
@@ -813,6 +840,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
@@ -864,6 +892,7 @@ export interface operations {
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -912,6 +941,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /**
              * @description The pet is not `available` (`conflict`), or a request with this
              *     `Idempotency-Key` is still running (`idempotency_key_in_use`).
@@ -967,6 +997,7 @@ export interface operations {
             304: components["responses"]["NotModified"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -999,6 +1030,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
@@ -1049,6 +1081,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];

@@ -1,20 +1,37 @@
 /**
- * Authentication, in one place: reading the bearer key of a request, looking it up among
- * the accepted keys (once per request, whoever asks first: the rate limiter or the check),
- * the check that refuses a request without a valid key (@fastify/bearer-auth), and the
- * RFC 6750 challenge of its 401.
+ * Authentication and scopes, in one place: reading the bearer key of a request, looking it
+ * up among the accepted keys (once per request, whoever asks first: the rate limiter or the
+ * check), the check that refuses a request without a valid key (@fastify/bearer-auth), the
+ * check of the operation's scopes, and the RFC 6750 challenges of their 401 and 403.
  * @see https://www.rfc-editor.org/rfc/rfc6750#section-3
  */
 import bearerAuth from '@fastify/bearer-auth'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { ApiError } from '../../http/error-codes.ts'
+import { ApiError, type ErrorCode } from '../../http/error-codes.ts'
+import type { AcceptedKey, KeyLookup } from './plugin.ts'
+
+/** Why a key was refused, as the metrics count it. */
+export type RefusalReason = 'missing' | 'not_bearer' | 'invalid' | 'expired' | 'insufficient_scope'
+
+/** A 401 or 403 of the key check, with its reason. */
+export class KeyRefusal extends ApiError {
+  constructor (readonly reason: RefusalReason, code: ErrorCode, message: string, challenge: string) {
+    super(code, message, { 'www-authenticate': `Bearer realm="petstore"${challenge}` })
+  }
+}
 
 export interface Authenticator {
-  /** The hash of the request's API key when the key is accepted; undefined otherwise. */
-  keyHash: (request: FastifyRequest) => string | undefined
+  /** The request's API key when it is accepted; undefined otherwise. */
+  key: (request: FastifyRequest) => AcceptedKey | undefined
   /** The 401 `unauthorized`, with its challenge, for a request without a valid key; undefined when the key is valid. */
-  check: (request: FastifyRequest, reply: FastifyReply) => Promise<ApiError | undefined>
+  check: (request: FastifyRequest, reply: FastifyReply) => Promise<KeyRefusal | undefined>
+  /**
+   * The 403 `insufficient_scope` for a request whose valid key holds none of the
+   * alternatives the operation accepts (each a list of scopes needed together); undefined
+   * when it holds one.
+   */
+  authorize: (request: FastifyRequest, alternatives: readonly (readonly string[])[]) => KeyRefusal | undefined
 }
 
 declare module 'fastify' {
@@ -33,47 +50,71 @@ function bearerToken (header: string | undefined): string | undefined {
 }
 
 /** The 401 for a request: `error="invalid_token"` only when a bearer token was presented. */
-function challenge (request: FastifyRequest): ApiError {
+function challenge (request: FastifyRequest, lookup: KeyLookup): KeyRefusal {
   const header = request.headers.authorization
   if (header === undefined || header === '') {
-    return new ApiError('unauthorized', 'Missing API key: send Authorization: Bearer <API_KEY>',
-      { 'www-authenticate': 'Bearer realm="petstore"' })
+    return new KeyRefusal('missing', 'unauthorized', 'Missing API key: send Authorization: Bearer <API_KEY>', '')
   }
   if (bearerToken(header) === undefined) {
-    return new ApiError('unauthorized', 'Authorization header must use the Bearer scheme',
-      { 'www-authenticate': 'Bearer realm="petstore"' })
+    return new KeyRefusal('not_bearer', 'unauthorized', 'Authorization header must use the Bearer scheme', '')
   }
-  return new ApiError('unauthorized', 'Invalid API key',
-    { 'www-authenticate': 'Bearer realm="petstore", error="invalid_token"' })
+  if (lookup !== undefined && 'expired' in lookup) {
+    return new KeyRefusal('expired', 'unauthorized', 'The API key has expired', ', error="invalid_token", error_description="the key has expired"')
+  }
+  return new KeyRefusal('invalid', 'unauthorized', 'Invalid API key', ', error="invalid_token"')
+}
+
+/** Whether a key holds every scope of one of the alternatives. */
+function holds (key: AcceptedKey, alternatives: readonly (readonly string[])[]): boolean {
+  const { scopes } = key
+  return scopes === undefined || alternatives.some((needed) => needed.every((scope) => scopes.has(scope)))
+}
+
+/** The 403, naming the scopes of the first alternative (RFC 6750 section 3: space-separated). */
+function forbidden (request: FastifyRequest, alternatives: readonly (readonly string[])[]): KeyRefusal {
+  const operation = request.routeOptions.config.operationId ?? 'this operation'
+  const needed = alternatives.map((scopes) => scopes.join(' and ')).join(', or ')
+  return new KeyRefusal('insufficient_scope', 'insufficient_scope', `This API key lacks the scope ${needed}, which ${operation} needs`,
+    `, error="insufficient_scope", scope="${alternatives[0]!.join(' ')}"`)
 }
 
 export default fp(async function auth (app: FastifyInstance) {
   // One key hash and lookup per request, however many times it is asked.
-  const looked = new WeakMap<FastifyRequest, string | undefined>()
-  function keyHash (request: FastifyRequest): string | undefined {
+  const looked = new WeakMap<FastifyRequest, KeyLookup>()
+  function lookup (request: FastifyRequest): KeyLookup {
     if (looked.has(request)) return looked.get(request)
     const token = bearerToken(request.headers.authorization)
-    const hash = token === undefined ? undefined : app.apiKeys.identify(token)
-    looked.set(request, hash)
-    return hash
+    const found = token === undefined ? undefined : app.apiKeys.identify(token)
+    looked.set(request, found)
+    return found
+  }
+  const key = (request: FastifyRequest) => {
+    const found = lookup(request)
+    return found !== undefined && 'accepted' in found ? found.accepted : undefined
   }
 
   await app.register(bearerAuth, {
     // Failures come back to `check` below, which answers them with the challenge.
     addHook: false,
     keys: [],
-    auth: (_key: string, request: FastifyRequest) => keyHash(request) !== undefined,
+    auth: (_key: string, request: FastifyRequest) => key(request) !== undefined,
     specCompliance: 'rfc6749',
     verifyErrorLogLevel: 'debug'
   })
   const verifyBearerAuth = app.verifyBearerAuth!
-  const check = (request: FastifyRequest, reply: FastifyReply) => new Promise<ApiError | undefined>((resolve, reject) => {
+  const refused = (request: FastifyRequest, refusal: KeyRefusal): KeyRefusal => {
+    app.prometheus?.keyRefused(request.routeOptions.config.operationId ?? 'none', refusal.reason)
+    return refusal
+  }
+  const check = (request: FastifyRequest, reply: FastifyReply) => new Promise<KeyRefusal | undefined>((resolve, reject) => {
     verifyBearerAuth(request, reply, (error) => {
       if (error === undefined) return resolve(undefined)
       const code = (error as { code?: string }).code ?? ''
-      if (code.startsWith('FST_BEARER_AUTH_')) resolve(challenge(request))
+      if (code.startsWith('FST_BEARER_AUTH_')) resolve(refused(request, challenge(request, lookup(request))))
       else reject(error)
     })
   })
-  app.decorate('auth', { keyHash, check })
+  const authorize = (request: FastifyRequest, alternatives: readonly (readonly string[])[]) =>
+    holds(key(request)!, alternatives) ? undefined : refused(request, forbidden(request, alternatives))
+  app.decorate('auth', { key, check, authorize })
 }, { name: 'auth', dependencies: ['api-keys'] })

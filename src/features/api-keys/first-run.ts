@@ -15,7 +15,7 @@ import { createApiKey } from './repository.ts'
 /** Makes and returns a key when none is configured; undefined otherwise. */
 export async function ensureFirstRunKey (app: FastifyInstance): Promise<string | undefined> {
   if (app.apiKeys.size > 0) return undefined
-  const { key } = await createApiKey(app.db, 'first-run')
+  const { key } = await createApiKey(app.db, { name: 'first-run', scopes: app.apiKeys.everyScope })
   await app.apiKeys.sync(app)
   return key
 }

@@ -3,31 +3,56 @@
  * the environment. Only hashes are held; see src/features/api-keys/key-material.ts for why comparing hashes is
  * timing-safe.
  *
- * Every second the database keys are reloaded, so a key made or revoked by `npm run keys`
- * takes effect on a running service without a restart, and the last use of each key is
- * written back (once a second at most, never on the request path).
+ * Every second the database keys are reloaded, so a key made, revoked or rotated by
+ * `npm run keys` takes effect on a running service without a restart, and the last use of
+ * each key is written back (once a second at most, never on the request path). Expiry is
+ * judged on each request.
  */
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { hashKey } from './key-material.ts'
-import { activeKeyHashes, recordKeyUse } from './repository.ts'
+import { currentKeys, recordKeyUse } from './repository.ts'
+
+/** A key that was accepted, as the rest of the service sees it. */
+export interface AcceptedKey {
+  hash: string
+  /** The scopes it holds; undefined for a key of the environment, which holds every scope. */
+  scopes: ReadonlySet<string> | undefined
+}
+
+/** What a presented key turned out to be: accepted, expired, or unknown (undefined). */
+export type KeyLookup = { accepted: AcceptedKey } | { expired: true } | undefined
+
+interface StoredKey {
+  accepted: AcceptedKey
+  /** Milliseconds since the epoch; undefined: never. */
+  expiresAt: number | undefined
+}
 
 export class KeyRing {
-  private readonly fromEnvironment: ReadonlySet<string>
-  private fromDatabase: ReadonlySet<string> = new Set()
+  private readonly fromEnvironment: ReadonlyMap<string, AcceptedKey>
+  private fromDatabase: ReadonlyMap<string, StoredKey> = new Map()
   private used = new Map<string, Date>()
 
-  constructor (environmentKeys: readonly string[]) {
-    this.fromEnvironment = new Set(environmentKeys.map(hashKey))
+  /**
+   * @param everyScope the scopes of the document, which a key made without naming any
+   * (the first-run key, `keys create` by default) holds
+   */
+  constructor (environmentKeys: readonly string[], readonly everyScope: readonly string[], private readonly now: () => number = Date.now) {
+    this.fromEnvironment = new Map(environmentKeys.map((key) => [hashKey(key), { hash: hashKey(key), scopes: undefined }]))
   }
 
-  /** The hash of `key` when it is accepted, else undefined. */
-  identify (key: string): string | undefined {
+  /** What `key` is: accepted (its use is then recorded), expired, or unknown. */
+  identify (key: string): KeyLookup {
     const hash = hashKey(key)
-    if (this.fromEnvironment.has(hash)) return hash
-    if (!this.fromDatabase.has(hash)) return undefined
+    const environmental = this.fromEnvironment.get(hash)
+    if (environmental !== undefined) return { accepted: environmental }
+    const stored = this.fromDatabase.get(hash)
+    if (stored === undefined) return undefined
+    // Judged on every request, so a key stops at its expiry, not at the next reload.
+    if (stored.expiresAt !== undefined && stored.expiresAt <= this.now()) return { expired: true }
     this.used.set(hash, new Date())
-    return hash
+    return { accepted: stored.accepted }
   }
 
   get size (): number {
@@ -35,31 +60,41 @@ export class KeyRing {
   }
 
   /**
-   * Writes the pending last-use times, then reloads the active keys. Never two at once: a
-   * call while one runs shares it, so slow syncs cannot pile up.
+   * Reloads the keys and writes the pending last-use times, each on its own: a write that
+   * fails or waits (a full disk, a read-only replica, a lock) never holds back the reload,
+   * so a new, revoked or rotated key is seen all the same. Never two of either at once: a
+   * call while one runs shares it, so slow ones cannot pile up. Rejects with the write's
+   * error once both are done.
    */
-  sync (app: FastifyInstance): Promise<void> {
-    this.running ??= this.writeAndReload(app).finally(() => { this.running = undefined })
-    return this.running
+  async sync (app: FastifyInstance): Promise<void> {
+    this.reloading ??= this.reload(app).finally(() => { this.reloading = undefined })
+    this.writing ??= this.writeUse(app).finally(() => { this.writing = undefined })
+    const [reloaded, written] = await Promise.allSettled([this.reloading, this.writing])
+    if (reloaded.status === 'rejected') throw reloaded.reason
+    if (written.status === 'rejected') throw written.reason
   }
 
-  private running: Promise<void> | undefined
+  private reloading: Promise<void> | undefined
+  private writing: Promise<void> | undefined
 
-  private async writeAndReload (app: FastifyInstance): Promise<void> {
+  private async reload (app: FastifyInstance): Promise<void> {
+    const rows = await currentKeys(app.db)
+    this.fromDatabase = new Map(rows.map((row) => [row.hash, {
+      accepted: { hash: row.hash, scopes: new Set(row.scopes) },
+      expiresAt: row.expiresAt === null ? undefined : Date.parse(row.expiresAt)
+    }]))
+  }
+
+  private async writeUse (app: FastifyInstance): Promise<void> {
     const used = this.used
     this.used = new Map()
-    let writeError: unknown
     try {
       await recordKeyUse(app.db, used)
     } catch (error) {
       // Kept for the next sync, unless a newer use was seen meanwhile.
       for (const [hash, at] of used) if (!this.used.has(hash)) this.used.set(hash, at)
-      writeError = error
+      throw error
     }
-    // Whatever happened to the write (a full disk, a read-only replica, a busy database):
-    // a revoked key must stop working, so the keys are reloaded all the same.
-    this.fromDatabase = new Set(await activeKeyHashes(app.db))
-    if (writeError !== undefined) throw writeError
   }
 }
 
@@ -76,11 +111,13 @@ declare module 'fastify' {
 export interface ApiKeysOptions {
   /** Keys accepted besides those in the database (PETSTORE_API_KEYS). */
   environmentKeys: readonly string[]
+  /** The scopes the document lists, every one of which a first-run key holds. */
+  everyScope: readonly string[]
   syncIntervalMs: number
 }
 
 export default fp(async function apiKeys (app: FastifyInstance, options: ApiKeysOptions) {
-  const ring = new KeyRing(options.environmentKeys)
+  const ring = new KeyRing(options.environmentKeys, options.everyScope)
   await ring.sync(app)
   let failures = 0
   const timer = setInterval(() => {

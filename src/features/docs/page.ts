@@ -8,11 +8,14 @@
  * - A deprecated operation's summary starts with its sunset date, and its description with
  *   the dates and its successor: Swagger UI only greys the operation out and strikes its
  *   path through, which says neither when it goes nor what replaces it.
+ * - The scopes an operation's key needs come first in its description, and the bearer
+ *   scheme lists every scope: Swagger UI shows scopes for OAuth only.
  * - The relative server says what it is in the servers list: "/v1" alone reads like a typo
  *   next to two full URLs.
  */
 import type { ApiDocument, JsonObject } from '../../contract/document.ts'
 import { STABILITY_PROMISES } from '../../contract/operation-hooks.ts'
+import { declaredScopes, requiredScopes } from '../../contract/operation-security.ts'
 
 type Level = keyof typeof STABILITY_PROMISES
 
@@ -43,18 +46,40 @@ function markings (operation: JsonObject, prefix: string): { tags: string[], lin
   return { tags, lines }
 }
 
+/** The line that says which scopes the operation's key needs; none when it needs none. */
+function scopeLine (document: ApiDocument, operationId: string): string[] {
+  const alternatives = requiredScopes(document, operationId)?.filter((scopes) => scopes.length > 0) ?? []
+  if (alternatives.length === 0) return []
+  const needed = alternatives.map((scopes) => scopes.map((scope) => `\`${scope}\``).join(' and ')).join(', or ')
+  return [`**Scope:** ${needed}. A key without it gets \`403 insufficient_scope\`.`]
+}
+
+/** The bearer scheme's description, followed by the scopes a key can hold. */
+function schemeWithScopes (scheme: JsonObject, scopes: ReadonlyMap<string, string>): void {
+  if (scopes.size === 0 || scheme['x-scopes'] === undefined) return
+  const list = [...scopes].map(([scope, allows]) => `- \`${scope}\`: ${allows}`).join('\n')
+  scheme.description = `${String(scheme.description ?? '')}\n\nA key holds one or more scopes, and each operation needs one:\n\n${list}`.trim()
+}
+
 export function docsPageDocument (document: ApiDocument): JsonObject {
   const copy = JSON.parse(document.json) as JsonObject
   for (const item of Object.values(copy.paths as JsonObject)) {
     for (const operation of Object.values(item as JsonObject) as JsonObject[]) {
+      if (typeof operation.operationId !== 'string') continue
       const { tags, lines } = markings(operation, document.prefix)
+      lines.push(...scopeLine(document, operation.operationId))
+      if (lines.length === 0) continue
+      operation.description = `${lines.join('\n\n')}\n\n${String(operation.description ?? '')}`
       if (tags.length === 0) continue
       // The written summary may say "(deprecated)" for readers of the bare document; the
       // page's marking says it already.
       const summary = String(operation.summary ?? '').replace(/\s*\(deprecated\)$/i, '')
       operation.summary = `${tags.map((tag) => `[${tag}]`).join(' ')} ${summary}`.trim()
-      operation.description = `${lines.join('\n\n')}\n\n${String(operation.description ?? '')}`
     }
+  }
+  const scopes = declaredScopes(document)
+  for (const scheme of Object.values(((copy.components as JsonObject | undefined)?.securitySchemes ?? {}) as JsonObject)) {
+    schemeWithScopes(scheme as JsonObject, scopes)
   }
   for (const server of (copy.servers ?? []) as JsonObject[]) {
     if (!URL.canParse(String(server.url))) server.description = RELATIVE_SERVER_LABEL

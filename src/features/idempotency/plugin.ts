@@ -75,7 +75,7 @@ export default fp(async function idempotency (app: FastifyInstance, { ttlMs, cle
   })
 
   async function run (request: FastifyRequest, key: string, hashOfRequest: string, create: () => Promise<Answer>) {
-    const apiKeyHash = app.auth.keyHash(request)!
+    const apiKeyHash = app.auth.key(request)!.hash
     const scope = hash('sha256', `${apiKeyHash}\n${key}`, 'hex')
     if (inFlight.has(scope)) throw inUse()
     inFlight.add(scope)

@@ -6,6 +6,9 @@
  * - `http_request_duration_seconds{operation, method, status_class}`: the operationId of an
  *   API operation, the route template of anything else; never a raw URL.
  * - `rate_limit_refusals_total{limit}`: 429s, by `key` or `address`.
+ * - `api_key_refusals_total{operation, reason}`: 401s and 403s of the key check, by
+ *   operationId (`none` off the document's operations) and reason (`missing`,
+ *   `not_bearer`, `invalid`, `expired`, `insufficient_scope`).
  * - `db_query_duration_seconds{outcome}` and, on PostgreSQL, `db_pool_connections{state}`.
  * - prom-client's default process and heap metrics.
  * No label holds a credential, an address or anything a client wrote.
@@ -22,6 +25,8 @@ export interface Metrics {
   /** Reports a connection pool's counts when metrics are collected. */
   watchPool: (stats: () => { total: number, idle: number, waiting: number }) => void
   rateLimited: (limit: 'key' | 'address') => void
+  /** A 401 or 403 of the key check: the operationId, and why (`expired`, `insufficient_scope`...). */
+  keyRefused: (operation: string, reason: string) => void
 }
 
 declare module 'fastify' {
@@ -63,6 +68,12 @@ export default fp(async function metrics (app: FastifyInstance, { enabled }: { e
   const refusals = new client.Counter({
     name: 'rate_limit_refusals_total', help: 'Requests refused with 429, by the limit they were over', labelNames: ['limit'], registers: [registry]
   })
+  const keyRefusals = new client.Counter({
+    name: 'api_key_refusals_total',
+    help: 'Requests refused by the key check (401) or for the scope of their key (403), by operation and reason',
+    labelNames: ['operation', 'reason'],
+    registers: [registry]
+  })
   app.decorate('prometheus', {
     registry,
     observeQuery (event) {
@@ -83,6 +94,7 @@ export default fp(async function metrics (app: FastifyInstance, { enabled }: { e
         }
       })
     },
-    rateLimited (limit) { refusals.inc({ limit }) }
+    rateLimited (limit) { refusals.inc({ limit }) },
+    keyRefused (operation, reason) { keyRefusals.inc({ operation, reason }) }
   } satisfies Metrics)
 }, { name: 'metrics' })

@@ -38,7 +38,7 @@ t.test('the scheme name is case-insensitive', async (t) => {
 
 t.test('keys from the database are accepted, and only while they exist', async (t) => {
   const app = await build(t, { apiKeys: [] })
-  const { key } = await createApiKey(app.db, 'test')
+  const { key } = await createApiKey(app.db, { name: 'test', scopes: app.apiKeys.everyScope })
   t.match(key, /^pst_[A-Za-z0-9_-]{43}$/)
   await app.apiKeys.sync(app)
   const ok = await app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${key}` } })

@@ -30,7 +30,7 @@ t.test('no first key when keys come from the environment', async (t) => {
 
 t.test('no first key when the database holds one', async (t) => {
   const app = await build(t, { apiKeys: [] })
-  await createApiKey(app.db, 'ops')
+  await createApiKey(app.db, { name: 'ops', scopes: app.apiKeys.everyScope })
   await app.apiKeys.sync(app)
   t.equal(await ensureFirstRunKey(app), undefined)
 })

@@ -22,7 +22,7 @@ async function breakKeyUseWrites (app: FastifyInstance) {
 
 t.test('a revoked key is refused even while writing key use fails', async (t) => {
   const app = await build(t, { apiKeys: [], keySyncIntervalMs: 60_000 })
-  const { key } = await createApiKey(app.db, 'doomed')
+  const { key } = await createApiKey(app.db, { name: 'doomed', scopes: app.apiKeys.everyScope })
   await app.apiKeys.sync(app)
   const headers = { authorization: `Bearer ${key}` }
   t.equal((await app.inject({ url: '/v1/pets', headers })).statusCode, 200, 'the key works, and its use waits to be written')
@@ -32,18 +32,28 @@ t.test('a revoked key is refused even while writing key use fails', async (t) =>
   t.equal((await app.inject({ url: '/v1/pets', headers })).statusCode, 401, 'yet the keys were reloaded')
 })
 
-t.test('syncs never overlap: a sync asked for while one runs shares it', async (t) => {
-  const app = await build(t, { keySyncIntervalMs: 60_000 })
-  const first = app.apiKeys.sync(app)
-  t.equal(app.apiKeys.sync(app), first)
-  await first
-  t.not(app.apiKeys.sync(app), first, 'once it is done, the next one is new')
+/** How many queries the app has run, from its metrics. */
+async function queriesRun (app: FastifyInstance): Promise<number> {
+  const text = await app.prometheus!.registry.getSingleMetricAsString('db_query_duration_seconds')
+  return [...text.matchAll(/^db_query_duration_seconds_count\{[^}]*\} (\d+)$/gm)].reduce((sum, [, count]) => sum + Number(count), 0)
+}
+
+t.test('syncs never overlap: a sync asked for while one runs shares its reload and its write', async (t) => {
+  const app = await build(t, { apiKeys: [], keySyncIntervalMs: 60_000, metrics: true })
+  const { key } = await createApiKey(app.db, { name: 'counted', scopes: app.apiKeys.everyScope })
+  await app.apiKeys.sync(app)
+  t.equal((await app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${key}` } })).statusCode, 200, 'a use to write')
+  const before = await queriesRun(app)
+  await Promise.all([app.apiKeys.sync(app), app.apiKeys.sync(app), app.apiKeys.sync(app)])
+  t.equal(await queriesRun(app) - before, 2, 'one reload and one write of every use, in one statement')
+  await app.apiKeys.sync(app)
+  t.equal(await queriesRun(app) - before, 3, 'once they are done, the next sync reloads again (with no use to write)')
 })
 
 t.test('syncs that keep failing are logged loudly', async (t) => {
   const { stream, lines } = captureLog<{ level: number, msg: string, failures?: number }>()
   const app = await build(t, { apiKeys: [], keySyncIntervalMs: 10, logger: { level: 'warn', stream } })
-  const { key } = await createApiKey(app.db, 'busy')
+  const { key } = await createApiKey(app.db, { name: 'busy', scopes: app.apiKeys.everyScope })
   await app.apiKeys.sync(app)
   await breakKeyUseWrites(app)
   // Each use leaves a last-use time to write, so each sync fails.

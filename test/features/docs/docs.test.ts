@@ -51,7 +51,7 @@ t.test('/docs serves Swagger UI on the same document, under the service\'s own t
   t.equal(style.body, readFileSync(new URL('../../../src/features/docs/assets/docs.css', import.meta.url), 'utf8'))
   const json = await app.inject({ url: '/docs/json' })
   t.equal(json.statusCode, 200)
-  t.same(json.json().components.securitySchemes, { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key, sent as `Authorization: Bearer <API_KEY>`.' } })
+  t.match(json.json().components.securitySchemes, { bearerAuth: { type: 'http', scheme: 'bearer', description: /^An API key, sent as `Authorization: Bearer <API_KEY>`\./ } })
 })
 
 t.test('the page has no top bar (no Fastify logo, no "Explore" box) and keeps the authorization across reloads', async (t) => {
@@ -80,10 +80,30 @@ t.test('the docs page shows the deprecated getPet with its sunset date and succe
   const getPet = paths['/pets/{petId}'].get
   t.equal(getPet.deprecated, true)
   t.equal(getPet.summary, '[deprecated, sunset 2030-12-05] Get a pet')
-  t.match(getPet.description, /^\*\*Deprecated\*\* since 2026-11-22; \*\*sunset 2030-12-05\*\*, from when it answers `410 gone`\. Successor: `GET \/v1\/pets`\.\n\nReturns one pet\./)
+  t.match(getPet.description, /^\*\*Deprecated\*\* since 2026-11-22; \*\*sunset 2030-12-05\*\*, from when it answers `410 gone`\. Successor: `GET \/v1\/pets`\.\n\n\*\*Scope:\*\* `pets:read`\. [^\n]+\n\nReturns one pet\./)
   const served = parse((await app.inject({ url: '/openapi.json' })).body) as any
   t.equal(served.paths['/pets/{petId}'].get.summary, 'Get a pet (deprecated)', 'the document itself is served as written')
   t.match(served.paths['/pets/{petId}'].get.description, /^Returns one pet\./)
+})
+
+t.test('the docs page shows the scope each operation needs, and the scheme lists every scope', async (t) => {
+  const app = await build(t)
+  const page = (await app.inject({ url: '/docs/json' })).json()
+  t.match(page.paths['/pets'].post.description, /^\*\*Scope:\*\* `pets:write`\. A key without it gets `403 insufficient_scope`\.\n\nAdds a pet/)
+  t.match(page.paths['/store/orders/{orderId}'].delete.description, /^\*\*Beta\*\*: [^\n]+\n\n\*\*Scope:\*\* `orders:write`\./)
+  t.equal(page.components.securitySchemes.bearerAuth.description, [
+    'An API key, sent as `Authorization: Bearer <API_KEY>`.',
+    '',
+    'A key holds one or more scopes, and each operation needs one:',
+    '',
+    '- `pets:read`: List and fetch pets.',
+    '- `pets:write`: Add and edit pets.',
+    '- `orders:read`: List and fetch store orders.',
+    '- `orders:write`: Place, complete and cancel store orders.'
+  ].join('\n'))
+  const served = parse((await app.inject({ url: '/openapi.json' })).body) as any
+  t.same(served.paths['/pets'].post.security, [{ bearerAuth: ['pets:write'] }], 'the document itself states the scope in the security requirement')
+  t.notMatch(served.paths['/pets'].post.description, /Scope/, 'and is served as written')
 })
 
 t.test('the docs page shows the tags with their descriptions', async (t) => {

@@ -1,16 +1,19 @@
 /**
  * One measurement: autocannon driving one scenario against one server for a while, and
- * what came of it (requests per second, p50 and p99 latency). Any failed request fails
- * the benchmark: a fast error is not a result.
+ * what came of it (requests per second, p50 and p99 latency, requests sent, and the load
+ * generator's own CPU). Any failed request fails the benchmark: a fast error is not a result.
  */
 import autocannon from 'autocannon'
 
 export interface Scenario {
   name: string
-  method?: 'GET' | 'POST'
+  method?: 'GET' | 'POST' | 'PATCH'
   /** The path of each request, on a database of `pets` pets; called once per request, so it may vary. */
   path: (pets: number) => string
-  body?: string
+  /** The body; a function is called once per request, so it may vary. */
+  body?: string | (() => string)
+  /** The body's media type; application/json by default. */
+  contentType?: string
   /** Extra headers, asked once before the run; peers ignore them. */
   extra?: (base: string) => Promise<Record<string, string>>
   /** A fresh Idempotency-Key on every request. */
@@ -19,13 +22,27 @@ export interface Scenario {
   status?: number
 }
 
-export interface Result { rps: number, p50: number, p99: number }
+export interface Result {
+  rps: number
+  p50: number
+  p99: number
+  /**
+   * Requests sent, the last ones still unanswered when the run ended included (at most one
+   * per connection): the server runs those too, so they count for the work it did.
+   */
+  requests: number
+  /** This process's CPU time over the run's wall time, in % of one core: the load generator's. */
+  loadCpu: number
+}
 
 let keys = 0
 
 export async function measure (base: string, scenario: Scenario, options: { seconds: number, connections: number, headers: Record<string, string>, pets: number }): Promise<Result> {
   const extra = await scenario.extra?.(base) ?? {}
-  const headers = { ...options.headers, ...extra, ...(scenario.body !== undefined && { 'content-type': 'application/json' }) }
+  const headers = { ...options.headers, ...extra, ...(scenario.body !== undefined && { 'content-type': scenario.contentType ?? 'application/json' }) }
+  const body = scenario.body
+  const cpu = process.cpuUsage()
+  const began = performance.now()
   const result = await autocannon({
     url: base,
     connections: options.connections,
@@ -33,14 +50,17 @@ export async function measure (base: string, scenario: Scenario, options: { seco
     requests: [{
       method: scenario.method ?? 'GET',
       headers,
-      ...(scenario.body !== undefined && { body: scenario.body }),
+      ...(typeof body === 'string' && { body }),
       setupRequest: (request: any) => ({
         ...request,
         path: scenario.path(options.pets),
+        ...(typeof body === 'function' && { body: body() }),
         ...(scenario.uniqueKeys === true && { headers: { ...request.headers, 'idempotency-key': `bench-${++keys}` } })
       })
     }]
   })
+  const used = process.cpuUsage(cpu)
+  const loadCpu = (used.user + used.system) / 1000 / (performance.now() - began) * 100
   // Answers with the status a scenario expects outside 2xx (a 304, a 409) are not failures.
   const expected = scenario.status === undefined || (scenario.status >= 200 && scenario.status < 300)
     ? 0
@@ -50,7 +70,7 @@ export async function measure (base: string, scenario: Scenario, options: { seco
     const statuses = JSON.stringify((result as any).statusCodeStats ?? {})
     throw new Error(`${scenario.name} on ${base}: ${failures} failed requests (${result.errors} errors, ${result.timeouts} timeouts, statuses ${statuses})`)
   }
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 }
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.sent, loadCpu }
 }
 
 export function median (numbers: number[]): number {

@@ -1,9 +1,12 @@
 /**
- * Bulk seeding for the benchmark: pets straight into a server's SQLite file (every peer
- * has the same pets columns), in one transaction, after the server has made its tables.
- * A quarter of the pets are `sold`, so a status filter has pages to fill.
+ * Bulk seeding for the benchmark: pets straight into a server's SQLite file or PostgreSQL
+ * database (every peer has the same pets columns), in one transaction, after the server
+ * has made its tables. Pet `i` (from 0, so its id is i + 1) is named `Pet i`, has category
+ * `i % 100` and cycles through the statuses: a quarter of the pets are `sold`, so a status
+ * filter has pages to fill, and a quarter `available` (ids 1, 5, 9 ...).
  */
 import SQLite from 'better-sqlite3'
+import pg from 'pg'
 
 const STATUSES = ['available', 'pending', 'sold', null] as const
 
@@ -17,5 +20,19 @@ export function seedPets (file: string, count: number): void {
     })()
   } finally {
     sqlite.close()
+  }
+}
+
+/** The same pets in a PostgreSQL database, in one statement; then the planner's statistics, as autovacuum would gather them. */
+export async function seedPostgresPets (url: string, count: number): Promise<void> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    await client.query(`insert into pets (name, category_id, status)
+      select 'Pet ' || i, i % 100, (array['available', 'pending', 'sold', null])[i % 4 + 1]
+      from generate_series(0, $1::integer - 1) as i order by i`, [count])
+    await client.query('analyze pets')
+  } finally {
+    await client.end()
   }
 }

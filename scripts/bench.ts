@@ -6,7 +6,8 @@
  * - `baseline`: bare Fastify + better-sqlite3, no validation, auth or headers
  *   (scripts/bench/baseline.ts);
  * - `ceiling`: Fastify sending a precomputed page behind a bearer check
- *   (scripts/bench/ceiling.ts), for the listing only.
+ *   (scripts/bench/ceiling.ts), for the listing only, with the load generator's CPU beside
+ *   it (the ceiling may be bound by the load generator rather than by the server).
  * Also: p50/p99 latency, each server's peak RSS, the start of `npm start` on a 1M-pet
  * database, and every read on 1M pets against 1k pets.
  *
@@ -27,6 +28,7 @@ import { availableParallelism, cpus, totalmem } from 'node:os'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { loadConfig } from '../src/config/config.ts'
 import { connect } from '../src/database/connect.ts'
@@ -103,6 +105,12 @@ const newPet = JSON.stringify({ name: 'Rex', categoryId: 1, status: 'available' 
 const below = (count: number) => 1 + Math.floor(Math.random() * count)
 // A cursor as the service makes them (an id, base64url): the page after a random pet.
 const randomCursor = (count: number) => Buffer.from(String(below(count - 20))).toString('base64url')
+// Pets 2, 6, 10 ... (`pending` in the seed): never on order, so any edit of them is allowed.
+const unorderedPet = (count: number) => 4 * below(Math.floor(count / 4)) - 2
+
+/** The orders placeOrders made: open, one per `available` pet. */
+const orderIds: Array<number | string> = []
+const randomOrder = () => orderIds[Math.floor(Math.random() * orderIds.length)]
 
 /**
  * Orders to list: placed through the API, as a client would, one for each `available` pet
@@ -114,12 +122,29 @@ async function placeOrders (base: string, count: number) {
       method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ petId: 4 * i - 3, quantity: 1 })
     })
     if (res.status !== 201) throw new Error(`placing orders failed: ${res.status} ${await res.text()}`)
+    orderIds.push((await res.json() as { id: number | string }).id)
   }
 }
 
 // The tag of the first page, as a client that already holds it would send it back.
 const currentTag = async (base: string) =>
   ({ 'if-none-match': (await fetch(`${base}/v1/pets?limit=20`, { headers })).headers.get('etag') ?? '' })
+
+/** A key of the database (not of PETSTORE_API_KEYS) that may only read pets, as `npm run keys` makes it. */
+let scopedKey = ''
+const root = fileURLToPath(new URL('..', import.meta.url))
+function createScopedKey (file: string): string {
+  const printed = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/keys.ts', 'create', '--name', 'bench-reader', '--scopes', 'pets:read', '--json'], {
+    cwd: root, env: { ...process.env, DATABASE_URL: file }, encoding: 'utf8'
+  })
+  return (JSON.parse(printed) as { key: string }).key
+}
+
+// Each edit a real change: a name, a ship date no request sent before.
+let edits = 0
+const rename = () => JSON.stringify({ name: `Rex ${++edits}` })
+const reschedule = () => JSON.stringify({ shipDate: new Date(Date.UTC(2030, 0, 1) + ++edits * 1000).toISOString() })
+const MERGE_PATCH = 'application/merge-patch+json'
 
 type Peer = 'service' | 'uncached' | 'express' | 'baseline' | 'ceiling'
 
@@ -128,6 +153,8 @@ interface Row extends Scenario {
   goal?: string
   /** Measured again on the small and the large database. */
   scales?: boolean
+  /** Sent with the scoped database key instead of the environment's. */
+  scoped?: boolean
 }
 
 const rows: Row[] = [
@@ -142,7 +169,18 @@ const rows: Row[] = [
   { name: 'GET /v1/store/orders?limit=20', path: () => '/v1/store/orders?limit=20', peers: ['service', 'uncached'] },
   // A pet is sold once, so a timed run of accepted orders would soon run out of pets: this
   // measures the order refused for a pet already on order (pet 1), the same transaction.
-  { name: 'POST /v1/store/orders, the pet on order (409)', method: 'POST', path: () => '/v1/store/orders', body: JSON.stringify({ petId: 1, quantity: 1 }), status: 409, peers: ['service'] }
+  { name: 'POST /v1/store/orders, the pet on order (409)', method: 'POST', path: () => '/v1/store/orders', body: JSON.stringify({ petId: 1, quantity: 1 }), status: 409, peers: ['service'] },
+  { name: 'PATCH /v1/pets/{id}, a new name', method: 'PATCH', path: (count) => `/v1/pets/${unorderedPet(count)}`, body: rename, contentType: MERGE_PATCH, peers: ['service'] },
+  { name: 'GET /v1/store/orders/{id}', path: () => `/v1/store/orders/${randomOrder()}`, peers: ['service', 'uncached'] },
+  // A new ship date keeps the order open (completing it would sell its pet, once).
+  { name: 'PATCH /v1/store/orders/{id}, a new ship date', method: 'PATCH', path: () => `/v1/store/orders/${randomOrder()}`, body: reschedule, contentType: MERGE_PATCH, peers: ['service'] },
+  {
+    name: 'GET /v1/pets?limit=20 with a scoped database key',
+    path: () => '/v1/pets?limit=20',
+    extra: async () => ({ authorization: `Bearer ${scopedKey}` }),
+    scoped: true,
+    peers: ['service', 'uncached']
+  }
 ]
 
 const chosen = values.only === undefined ? rows : rows.filter((row) => row.name.includes(values.only!))
@@ -156,14 +194,20 @@ const options = (size: number) => ({ seconds, connections, headers, pets: size }
 /**
  * Runs each row against each of its peers, `rounds` times, rotating who goes first.
  * `sizeOf` is the number of pets in each peer's database (the scaling rows differ).
+ * `each` is told of every run, the warm-ups' included.
  */
-async function compare (servers: Partial<Record<string, ServerProcess>>, row: Row, names: string[], sizeOf = (_name: string) => pets) {
+async function compare (servers: Partial<Record<string, ServerProcess>>, row: Row, names: string[], sizeOf = (_name: string) => pets,
+  each = (_name: string, _run: Result) => {}) {
   // One discarded second each, so all are measured after the JIT has warmed up.
-  for (const name of names) await measure(servers[name]!.base, row, { ...options(sizeOf(name)), seconds: Math.min(1, seconds) })
+  for (const name of names) each(name, await measure(servers[name]!.base, row, { ...options(sizeOf(name)), seconds: Math.min(1, seconds) }))
   const runs: Record<string, Result[]> = Object.fromEntries(names.map((name) => [name, []]))
   for (let round = 0; round < rounds; round++) {
     const order = names.map((_, i) => names[(i + round) % names.length]!)
-    for (const name of order) runs[name]!.push(await measure(servers[name]!.base, row, options(sizeOf(name))))
+    for (const name of order) {
+      const run = await measure(servers[name]!.base, row, options(sizeOf(name)))
+      each(name, run)
+      runs[name]!.push(run)
+    }
   }
   return runs
 }
@@ -204,61 +248,76 @@ async function startTime (file: string): Promise<number> {
 const fixed = (value: number, digits = 0) => Number.isFinite(value) ? value.toFixed(digits) : '–'
 const cell = (runs: Result[] | undefined) => runs === undefined ? '' : fixed(rps(runs))
 const times = (runs: Result[], against: Result[] | undefined) => against === undefined ? '' : `${fixed(ratio(runs, against), 2)}×`
+const loadCpu = (runs: Result[]) => `${fixed(median(runs.map((run) => run.loadCpu)))}%`
 
 let finished = false
 const servers: Partial<Record<Peer, ServerProcess>> = {}
 const scaled: Partial<Record<'small' | 'large', ServerProcess>> = {}
 try {
   const files = {
-    main: await serviceDatabase('service', pets),
+    main: chosen.length > 0 ? await serviceDatabase('service', pets) : '',
     small: scaling.length > 0 ? await serviceDatabase('small', sizes.small) : '',
     // Also the start times' database, measured in a full run.
     large: scaling.length > 0 || values.only === undefined ? await serviceDatabase('large', sizes.large) : ''
   }
+  // Made before the service starts, in its database: it is loaded with the others.
+  if (chosen.some((row) => row.scoped === true)) scopedKey = createScopedKey(files.main)
   const starts: number[] = []
   for (let i = 0; values.only === undefined && i < Number(values.starts); i++) starts.push(await startTime(files.large))
 
-  servers.service = await start(BUILT_SERVER, { DATABASE_URL: files.main })
-  // The same service and database with the response cache off: what the cache buys.
-  if (needed.has('uncached')) servers.uncached = await start(BUILT_SERVER, { DATABASE_URL: files.main, RESPONSE_CACHE_MB: '0' })
-  if (needed.has('express')) servers.express = await startPeer('express', 'scripts/bench/express.ts')
-  if (needed.has('baseline')) servers.baseline = await startPeer('baseline', 'scripts/bench/baseline.ts')
-  if (needed.has('ceiling')) servers.ceiling = await start('scripts/bench/ceiling.ts', {})
-  await placeOrders(servers.service.base, Math.min(200, Math.floor(pets / 4)))
-
   const cpu = cpus()[0]?.model ?? 'unknown CPU'
+  const readP99s: number[] = []
+  let rss: Record<string, number> = {}
+  const slowdowns: number[] = []
+  if (chosen.length > 0) {
+    servers.service = await start(BUILT_SERVER, { DATABASE_URL: files.main })
+    // The same service and database with the response cache off: what the cache buys.
+    if (needed.has('uncached')) servers.uncached = await start(BUILT_SERVER, { DATABASE_URL: files.main, RESPONSE_CACHE_MB: '0' })
+    if (needed.has('express')) servers.express = await startPeer('express', 'scripts/bench/express.ts')
+    if (needed.has('baseline')) servers.baseline = await startPeer('baseline', 'scripts/bench/baseline.ts')
+    if (needed.has('ceiling')) servers.ceiling = await start('scripts/bench/ceiling.ts', {})
+    await placeOrders(servers.service.base, Math.min(200, Math.floor(pets / 4)))
+  }
+
   console.log(`${cpu}, ${cores} cores, ${fixed(totalmem() / 2 ** 30)} GiB, node ${process.version}; ` +
     `${pinned ? 'servers on core 0, load on core 1' : 'not pinned'}; ${pets} pets, ${connections} connections, ` +
     `median of ${rounds} rounds of ${seconds} s\n`)
-  console.log('| scenario | service req/s | no cache | express | baseline | ceiling | service / express | service / baseline | service / ceiling | service p50 / p99 ms | no cache p99 | express p99 | goal |')
-  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|')
-  const readP99s: number[] = []
-  for (const row of chosen) {
-    const runs = await compare(servers, row, row.peers)
-    const service = runs.service!
-    if (row.method !== 'POST' && row.status === undefined) readP99s.push(p(service, 'p99'))
-    const p99 = (runs: Result[] | undefined) => runs === undefined ? '' : String(p(runs, 'p99'))
-    console.log(`| ${row.name} | ${cell(service)} | ${cell(runs.uncached)} | ${cell(runs.express)} | ${cell(runs.baseline)} | ${cell(runs.ceiling)} | ` +
-      `${times(service, runs.express)} | ${times(service, runs.baseline)} | ${times(service, runs.ceiling)} | ` +
-      `${p(service, 'p50')} / ${p(service, 'p99')} | ${p99(runs.uncached)} | ${p99(runs.express)} | ${row.goal ?? ''} |`)
-  }
-  const rss = Object.fromEntries(Object.entries(servers).map(([name, server]) => [name, peakRss(server.child.pid!)]))
+  if (chosen.length > 0) {
+    console.log('| scenario | service req/s | no cache | express | baseline | ceiling | service / express | service / baseline | service / ceiling | service p50 / p99 ms | no cache p99 | express p99 | goal |')
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|')
+    const loadLines: string[] = []
+    for (const row of chosen) {
+      const runs = await compare(servers, row, row.peers)
+      const service = runs.service!
+      if ((row.method ?? 'GET') === 'GET' && row.status === undefined) readP99s.push(p(service, 'p99'))
+      const p99 = (runs: Result[] | undefined) => runs === undefined ? '' : String(p(runs, 'p99'))
+      console.log(`| ${row.name} | ${cell(service)} | ${cell(runs.uncached)} | ${cell(runs.express)} | ${cell(runs.baseline)} | ${cell(runs.ceiling)} | ` +
+        `${times(service, runs.express)} | ${times(service, runs.baseline)} | ${times(service, runs.ceiling)} | ` +
+        `${p(service, 'p50')} / ${p(service, 'p99')} | ${p99(runs.uncached)} | ${p99(runs.express)} | ${row.goal ?? ''} |`)
+      // The ceiling may be the load generator's: this process, on its one core, beside it.
+      if (runs.ceiling !== undefined) {
+        loadLines.push(`load generator CPU during ${row.name} (this process, % of one core, median of the rounds): ` +
+          `${loadCpu(service)} against the service, ${loadCpu(runs.ceiling)} against the ceiling (service / ceiling ${times(service, runs.ceiling)})`)
+      }
+    }
+    for (const line of loadLines) console.log(`\n${line}`)
+    rss = Object.fromEntries(Object.entries(servers).map(([name, server]) => [name, peakRss(server.child.pid!)]))
 
-  // Scaling is the database path's: with the cache on, a small table is served from memory
-  // and a large one, read at random, mostly is not, which says nothing about the queries.
-  const slowdowns: number[] = []
-  if (scaling.length > 0) {
-    scaled.small = await start(BUILT_SERVER, { DATABASE_URL: files.small, RESPONSE_CACHE_MB: '0' })
-    scaled.large = await start(BUILT_SERVER, { DATABASE_URL: files.large, RESPONSE_CACHE_MB: '0' })
-    console.log(`\n| read, no response cache | ${sizes.small} pets req/s | ${sizes.large} pets req/s | ${sizes.small} / ${sizes.large} | goal |`)
-    console.log('|---|---|---|---|---|')
-    for (const row of scaling) {
-      // Both sizes in each round, as the peers above: the ratio is the median of the rounds'.
-      // Each size gets paths that fit it (a random id among its own pets).
-      const runs = await compare(scaled, row, ['small', 'large'], (name) => sizes[name as 'small' | 'large'])
-      const slowdown = ratio(runs.small!, runs.large!)
-      slowdowns.push(slowdown)
-      console.log(`| ${row.name} | ${cell(runs.small)} | ${cell(runs.large)} | ${fixed(slowdown, 2)}× | ≤ 1.15× |`)
+    // Scaling is the database path's: with the cache on, a small table is served from memory
+    // and a large one, read at random, mostly is not, which says nothing about the queries.
+    if (scaling.length > 0) {
+      scaled.small = await start(BUILT_SERVER, { DATABASE_URL: files.small, RESPONSE_CACHE_MB: '0' })
+      scaled.large = await start(BUILT_SERVER, { DATABASE_URL: files.large, RESPONSE_CACHE_MB: '0' })
+      console.log(`\n| read, no response cache | ${sizes.small} pets req/s | ${sizes.large} pets req/s | ${sizes.small} / ${sizes.large} | goal |`)
+      console.log('|---|---|---|---|---|')
+      for (const row of scaling) {
+        // Both sizes in each round, as the peers above: the ratio is the median of the rounds'.
+        // Each size gets paths that fit it (a random id among its own pets).
+        const runs = await compare(scaled, row, ['small', 'large'], (name) => sizes[name as 'small' | 'large'])
+        const slowdown = ratio(runs.small!, runs.large!)
+        slowdowns.push(slowdown)
+        console.log(`| ${row.name} | ${cell(runs.small)} | ${cell(runs.large)} | ${fixed(slowdown, 2)}× | ≤ 1.15× |`)
+      }
     }
   }
 

@@ -7,7 +7,13 @@
  *   (scripts/bench/baseline.ts);
  * - `ceiling`: Fastify sending a precomputed page behind a bearer check
  *   (scripts/bench/ceiling.ts), for the listing only, with the load generator's CPU beside
- *   it (the ceiling may be bound by the load generator rather than by the server).
+ *   it (the ceiling may be bound by the load generator rather than by the server);
+ * - on PostgreSQL, `express-pg`: the same pet operations as an idiomatic Express 5 +
+ *   `pg.Pool` service (scripts/bench/express-pg.ts), each server on a database of its own,
+ *   with the transactions (pg_stat_database) and round trips (scripts/bench/pg-counter.ts)
+ *   each request costs. Skipped, saying why, when no PostgreSQL answers at
+ *   TEST_POSTGRES_URL (postgres://postgres@127.0.0.1:5432/postgres by default); the bench's
+ *   databases there are dropped at the end, whatever happens.
  * Also: p50/p99 latency, each server's peak RSS, the start of `npm start` on a 1M-pet
  * database, and every read on 1M pets against 1k pets.
  *
@@ -21,20 +27,25 @@
  *                    [--small 1000] [--large 1000000] [--starts 3] [--unpinned]
  *                    [--only TEXT]
  * `--only` runs the scenarios whose name holds TEXT, against the peers they need, and
- * their scaling rows, but no start times: a quick look while working on one path.
+ * their scaling rows, but no start times: a quick look while working on one path
+ * (`--only "on PostgreSQL"`: the PostgreSQL rows alone).
  */
 import { execFileSync, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { availableParallelism, cpus, totalmem } from 'node:os'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import pg from 'pg'
 import { loadConfig } from '../src/config/config.ts'
 import { connect } from '../src/database/connect.ts'
 import { migrateToLatest } from '../src/database/migrate.ts'
 import { measure, median, type Result, type Scenario } from './bench/measure.ts'
-import { seedPets } from './bench/seed.ts'
+import { countingProxy, type PgCounter } from './bench/pg-counter.ts'
+import { seedPets, seedPostgresPets } from './bench/seed.ts'
 import { npmStart, spawnServer, type ServerProcess } from './lib/spawn-server.ts'
 
 const { values } = parseArgs({
@@ -146,7 +157,7 @@ const rename = () => JSON.stringify({ name: `Rex ${++edits}` })
 const reschedule = () => JSON.stringify({ shipDate: new Date(Date.UTC(2030, 0, 1) + ++edits * 1000).toISOString() })
 const MERGE_PATCH = 'application/merge-patch+json'
 
-type Peer = 'service' | 'uncached' | 'express' | 'baseline' | 'ceiling'
+type Peer = 'service' | 'uncached' | 'express' | 'baseline' | 'ceiling' | 'express-pg'
 
 interface Row extends Scenario {
   peers: Peer[]
@@ -183,8 +194,17 @@ const rows: Row[] = [
   }
 ]
 
+// The pet operations again, each server on a PostgreSQL database of its own.
+const pgRows: Row[] = [
+  { name: 'GET /v1/pets?limit=20 on PostgreSQL', path: () => '/v1/pets?limit=20', peers: ['service', 'express-pg'], goal: '≥ 1.5× express-pg' },
+  { name: 'GET /v1/pets?limit=100&status=sold on PostgreSQL', path: () => '/v1/pets?limit=100&status=sold', peers: ['service', 'express-pg'], goal: '≥ 1.5× express-pg' },
+  { name: 'GET /v1/pets/{id} on PostgreSQL', path: (count) => `/v1/pets/${Math.ceil(count / 2)}`, peers: ['service', 'express-pg'], goal: '≥ 1.5× express-pg' },
+  { name: 'POST /v1/pets on PostgreSQL', method: 'POST', path: () => '/v1/pets', body: newPet, peers: ['service', 'express-pg'], goal: '≥ 1× express-pg' }
+]
+
 const chosen = values.only === undefined ? rows : rows.filter((row) => row.name.includes(values.only!))
-if (chosen.length === 0) throw new Error(`no scenario's name holds ${JSON.stringify(values.only)}`)
+const pgChosen = values.only === undefined ? pgRows : pgRows.filter((row) => row.name.includes(values.only!))
+if (chosen.length === 0 && pgChosen.length === 0) throw new Error(`no scenario's name holds ${JSON.stringify(values.only)}`)
 const needed = new Set(chosen.flatMap((row) => row.peers))
 // Rows measured again on the small and the large database.
 const scaling = chosen.filter((row) => row.scales === true)
@@ -249,6 +269,201 @@ const fixed = (value: number, digits = 0) => Number.isFinite(value) ? value.toFi
 const cell = (runs: Result[] | undefined) => runs === undefined ? '' : fixed(rps(runs))
 const times = (runs: Result[], against: Result[] | undefined) => against === undefined ? '' : `${fixed(ratio(runs, against), 2)}×`
 const loadCpu = (runs: Result[]) => `${fixed(median(runs.map((run) => run.loadCpu)))}%`
+
+// PostgreSQL: the server the bench makes its databases on, and what it made there.
+const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+const pgPrefix = `petstore_bench_${randomBytes(4).toString('hex')}`
+const pgDatabases: string[] = []
+let admin: pg.Client | undefined
+const pgServers: Partial<Record<Peer, ServerProcess>> = {}
+const counters: PgCounter[] = []
+const EXPRESS_PG = 'scripts/bench/express-pg.ts'
+/** Requests counted on the wire, per row and server, for the round trips. */
+const COUNTED_REQUESTS = 100
+
+/** The URL, its password hidden, for a message. */
+function shown (url: string): string {
+  const parsed = new URL(url)
+  if (parsed.password !== '') parsed.password = '***'
+  return parsed.toString()
+}
+
+/** A connection to the server's admin database, or why there is none. */
+async function openAdmin (): Promise<pg.Client | string> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 })
+  try {
+    await client.connect()
+  } catch (error) {
+    // A server that answers and refuses (a password, a missing role) is a mistake to fix, not a laptop without PostgreSQL.
+    if (error instanceof pg.DatabaseError) throw new Error(`PostgreSQL at ${shown(POSTGRES_URL)} refused the benchmark: ${error.message}`)
+    return `PostgreSQL does not answer at ${shown(POSTGRES_URL)} (set TEST_POSTGRES_URL): ${(error as Error).message}`
+  }
+  // An error after the connection (the server going away mid-run) fails the query that meets it.
+  client.on('error', () => {})
+  return client
+}
+
+/** A fresh database on that server, dropped at the end; returns its URL. */
+async function createPgDatabase (suffix: string): Promise<{ name: string, url: string }> {
+  const name = `${pgPrefix}_${suffix}`
+  await admin!.query(`create database ${name}`)
+  pgDatabases.push(name)
+  const url = new URL(POSTGRES_URL)
+  url.pathname = `/${name}`
+  return { name, url: url.toString() }
+}
+
+/** How long the statistics collector may take to show a report, before PostgreSQL 15 (from 15 there is none). */
+let collectorDelayMs = 0
+
+/**
+ * xact_commit of each database, once every connection to them has closed: a connection
+ * reports its transactions when it closes, but while open, and idle, up to ten seconds
+ * late (PostgreSQL 15 reports an idle connection's counts at most every 10 s).
+ */
+async function commits (names: string[]): Promise<Record<string, number>> {
+  for (let waited = 0; ; waited += 20) {
+    const { rows } = await admin!.query<{ count: string }>(
+      "select count(*) from pg_stat_activity where datname = any($1) and backend_type = 'client backend'", [names])
+    if (rows[0]!.count === '0') break
+    if (waited > 30_000) throw new Error(`connections to ${names.join(', ')} are still open`)
+    await sleep(20)
+  }
+  await sleep(collectorDelayMs)
+  // A fresh snapshot of the statistics, not the one this session may have cached.
+  await admin!.query('select pg_stat_clear_snapshot()')
+  const { rows } = await admin!.query<{ datname: string, xact_commit: string }>(
+    'select datname, xact_commit from pg_stat_database where datname = any($1)', [names])
+  return Object.fromEntries(rows.map((row) => [row.datname, Number(row.xact_commit)]))
+}
+
+/**
+ * Starts the service and the peer at once, each on its database (`urls`), into `into`
+ * (where the clean-up finds them, should the other fail to start).
+ */
+async function startOnPostgres (urls: Partial<Record<Peer, string>>, into: Partial<Record<Peer, ServerProcess>>): Promise<void> {
+  const scripts: Partial<Record<Peer, string>> = { service: BUILT_SERVER, 'express-pg': EXPRESS_PG }
+  const peers = Object.keys(urls) as Peer[]
+  const started = await Promise.allSettled(peers.map((peer) => start(scripts[peer]!, { DATABASE_URL: urls[peer]! })))
+  started.forEach((outcome, i) => { if (outcome.status === 'fulfilled') into[peers[i]!] = outcome.value })
+  for (const outcome of started) if (outcome.status === 'rejected') throw outcome.reason
+}
+
+async function stop (server: ServerProcess): Promise<void> {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return
+  server.child.kill('SIGTERM')
+  await new Promise((resolve) => server.child.once('exit', resolve))
+}
+
+/** Round trips per request to PostgreSQL, over sequential requests to a server whose connections go through `counter`. */
+async function roundTrips (base: string, row: Row, counter: PgCounter): Promise<number> {
+  const before = counter.counts().roundTrips
+  for (let i = 0; i < COUNTED_REQUESTS; i++) {
+    const body = typeof row.body === 'function' ? row.body() : row.body
+    const answer = await fetch(base + row.path(pets), {
+      method: row.method ?? 'GET',
+      headers: { ...headers, ...(body !== undefined && { 'content-type': row.contentType ?? 'application/json' }) },
+      body
+    })
+    await answer.arrayBuffer()
+    if (row.status === undefined ? !answer.ok : answer.status !== row.status) throw new Error(`${row.name} on ${base}: answered ${answer.status}`)
+  }
+  return (counter.counts().roundTrips - before) / COUNTED_REQUESTS
+}
+
+/** The PostgreSQL rows: their own table, or the line saying why they were skipped. */
+async function postgresRows (): Promise<void> {
+  const opened = await openAdmin()
+  if (typeof opened === 'string') {
+    console.log(`\nPostgreSQL rows skipped: ${opened}`)
+    return
+  }
+  admin = opened
+  const version = (await admin.query<{ server_version: string }>('show server_version')).rows[0]!.server_version
+  const versionNumber = Number((await admin.query<{ server_version_num: string }>('show server_version_num')).rows[0]!.server_version_num)
+  if (versionNumber < 150000) collectorDelayMs = 1000
+
+  // The service's database migrated before it starts, as a deployment's would be; the
+  // peer's made by the peer; both then seeded with the same pets.
+  const serviceDb = await createPgDatabase('service')
+  const db = await connect({ ...loadConfig({}).database, url: serviceDb.url })
+  await migrateToLatest(db)
+  await db.destroy()
+  await seedPostgresPets(serviceDb.url, pets)
+  const peerDb = await createPgDatabase('express')
+  await stop(await start(EXPRESS_PG, { DATABASE_URL: peerDb.url }))
+  await seedPostgresPets(peerDb.url, pets)
+  const database: Partial<Record<Peer, string>> = { service: serviceDb.name, 'express-pg': peerDb.name }
+  const names = [serviceDb.name, peerDb.name]
+
+  // Round trips, counted on a second instance of each server connected through a counting
+  // proxy of its own (both at once), before the timed runs, which the proxy, in this
+  // process, would slow.
+  const trips: Record<string, Partial<Record<Peer, number>>> = {}
+  const counted: Partial<Record<Peer, ServerProcess>> = {}
+  try {
+    const counter: Partial<Record<Peer, PgCounter>> = {}
+    for (const [peer, url] of [['service', serviceDb.url], ['express-pg', peerDb.url]] as const) {
+      counter[peer] = await countingProxy(url)
+      counters.push(counter[peer])
+    }
+    await startOnPostgres({ service: counter.service!.through(serviceDb.url), 'express-pg': counter['express-pg']!.through(peerDb.url) }, counted)
+    for (const row of pgChosen) {
+      const perRequest = await Promise.all(row.peers.map((peer) => roundTrips(counted[peer]!.base, row, counter[peer]!)))
+      trips[row.name] = Object.fromEntries(row.peers.map((peer, i) => [peer, perRequest[i]!]))
+    }
+  } finally {
+    for (const server of Object.values(counted)) await stop(server)
+    for (const counter of counters.splice(0)) await counter.close()
+  }
+
+  const { hostname, port } = new URL(POSTGRES_URL)
+  console.log(`\nPostgreSQL ${version} at ${hostname}:${port || 5432} (not pinned), ${pets} pets in each server's database; transactions per request: ` +
+    `xact_commit in pg_stat_database over the row's runs, warm-ups included; round trips per request: counted on the wire over ${COUNTED_REQUESTS} sequential requests\n`)
+  console.log('| scenario | service req/s | express-pg | service / express-pg | service p50 / p99 ms | express-pg p99 | transactions / request, service / express-pg | round trips / request, service / express-pg | goal |')
+  console.log('|---|---|---|---|---|---|---|---|---|')
+  // Each row on servers started for it and stopped after it, so that every transaction of
+  // its runs has been reported when the counters are read.
+  let before = await commits(names)
+  const rss: Partial<Record<Peer, number>> = {}
+  for (const row of pgChosen) {
+    await startOnPostgres({ service: serviceDb.url, 'express-pg': peerDb.url }, pgServers)
+    const sent: Partial<Record<Peer, number>> = {}
+    const runs = await compare(pgServers, row, row.peers, undefined, (peer, run) => { sent[peer as Peer] = (sent[peer as Peer] ?? 0) + run.requests })
+    for (const peer of row.peers) {
+      rss[peer] = Math.max(rss[peer] ?? 0, peakRss(pgServers[peer]!.child.pid!))
+      await stop(pgServers[peer]!)
+    }
+    const after = await commits(names)
+    const xacts = Object.fromEntries(row.peers.map((peer) => [peer, fixed((after[database[peer]!]! - before[database[peer]!]!) / sent[peer]!, 2)]))
+    before = after
+    const service = runs.service!
+    const express = runs['express-pg']!
+    console.log(`| ${row.name} | ${cell(service)} | ${cell(express)} | ${times(service, express)} | ${p(service, 'p50')} / ${p(service, 'p99')} | ${p(express, 'p99')} | ` +
+      `${xacts.service} / ${xacts['express-pg']} | ${fixed(trips[row.name]!.service!, 2)} / ${fixed(trips[row.name]!['express-pg']!, 2)} | ${row.goal ?? ''} |`)
+  }
+  console.log(`\npeak RSS on PostgreSQL, MiB: service ${fixed(rss.service!)}, express-pg ${fixed(rss['express-pg']!)}`)
+}
+
+let cleaned: Promise<void> | undefined
+/** Stops every server and drops the PostgreSQL databases; once, on success, failure or an interrupt. */
+function cleanUp (): Promise<void> {
+  cleaned ??= (async () => {
+    const all = [...Object.values(servers), ...Object.values(scaled), ...Object.values(pgServers)]
+    for (const server of all) server.child.kill('SIGTERM')
+    // Their connections must be gone before their databases: `with (force)` ends any left.
+    for (const counter of counters) await counter.close()
+    for (const name of pgDatabases) {
+      await admin!.query(`drop database if exists ${name} with (force)`).catch((error: Error) =>
+        console.error(`could not drop the PostgreSQL database ${name}: ${error.message}`))
+    }
+    await admin?.end().catch(() => {})
+  })()
+  return cleaned
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => { cleanUp().finally(() => process.exit(130)).catch(() => {}) })
+}
 
 let finished = false
 const servers: Partial<Record<Peer, ServerProcess>> = {}
@@ -321,8 +536,10 @@ try {
     }
   }
 
+  if (pgChosen.length > 0) await postgresRows()
+
   if (values.only !== undefined) {
-    console.log(`\npeak RSS, MiB: ${Object.entries(rss).map(([name, mib]) => `${name} ${fixed(mib)}`).join(', ')}`)
+    if (chosen.length > 0) console.log(`\npeak RSS, MiB: ${Object.entries(rss).map(([name, mib]) => `${name} ${fixed(mib)}`).join(', ')}`)
   } else {
     console.log('\n| measure | service | goal |')
     console.log('|---|---|---|')
@@ -333,8 +550,8 @@ try {
   }
   finished = true
 } finally {
-  for (const server of [...Object.values(servers), ...Object.values(scaled)]) server.child.kill('SIGTERM')
-  // A failed run keeps the servers' logs (server-N.log) and databases, to see why.
+  await cleanUp()
+  // A failed run keeps the servers' logs (server-N.log) and SQLite databases, to see why.
   if (finished) rmSync(dir, { recursive: true, force: true })
   else console.error(`the servers' logs and databases are kept in ${dir}`)
 }

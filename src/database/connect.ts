@@ -7,7 +7,7 @@
  */
 import { Kysely, PostgresDialect, sql, type Logger } from 'kysely'
 import type pg from 'pg'
-import { watchDataVersion } from './data-version.ts'
+import { watchDataVersion, watchPostgresDataVersion } from './data-version.ts'
 import { groupCommits } from './group-commit.ts'
 import { openPostgresPool } from './postgres.ts'
 import type { Database } from './schema.ts'
@@ -77,6 +77,7 @@ async function connectPostgres (options: DatabaseOptions): Promise<Kysely<Databa
   })
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guarded }), log: options.onQuery })
   pools.set(db, pool)
+  watchPostgresDataVersion(db)
   return db
 }
 

@@ -1,23 +1,35 @@
 /**
- * The database's data version: two numbers that together move whenever any row of the
- * database changes, read without a query through Kysely. What a cache of answers checks to
- * prove it is not stale (../features/response-cache/cache.ts).
+ * The database's data version: a value that stays the same (`===`) exactly while nothing
+ * is committed, by this process or any other, and changes with any commit. What a cache of
+ * answers checks to prove it is not stale (../features/response-cache/cache.ts).
  *
- * On SQLite, `PRAGMA data_version` moves when another connection, in this process or
- * another, commits, and `total_changes()` when this connection changes a row. On
- * PostgreSQL there is none: other instances' commits cannot be seen this cheaply and surely.
+ * - SQLite: `PRAGMA data_version`, which moves when another connection, in this process or
+ *   another, commits, with `total_changes()`, which moves when this connection changes a
+ *   row. Read at once, without a query through Kysely; the same object comes back while
+ *   neither moves.
+ * - PostgreSQL: the server's current snapshot (`pg_current_snapshot()`, as text): the
+ *   transactions running and the next to start. Any transaction that writes, in any
+ *   session of any instance, takes an id that moves it, and it never comes back to an
+ *   earlier value; transactions that only read leave it alone. One round trip, with no
+ *   table read.
  * @see https://www.sqlite.org/pragma.html#pragma_data_version
+ * @see https://www.postgresql.org/docs/current/functions-info.html#FUNCTIONS-PG-SNAPSHOT
  */
 import type SQLite from 'better-sqlite3'
-import type { Kysely } from 'kysely'
+import { CompiledQuery, type Kysely } from 'kysely'
 import type { Database } from './schema.ts'
 
-export type DataVersion = readonly [number, number]
+/** Compared with `===` only. */
+export type DataVersion = object | string
 
-const readers = new WeakMap<Kysely<Database>, () => DataVersion>()
+export type DataVersionReader =
+  | { immediate: true, read: () => DataVersion }
+  | { immediate: false, read: () => Promise<DataVersion> }
 
-/** How to read a database's data version; undefined for PostgreSQL. */
-export function dataVersionOf (db: Kysely<Database>): (() => DataVersion) | undefined {
+const readers = new WeakMap<Kysely<Database>, DataVersionReader>()
+
+/** How to read a database's data version. */
+export function dataVersionOf (db: Kysely<Database>): DataVersionReader | undefined {
   return readers.get(db)
 }
 
@@ -25,5 +37,24 @@ export function dataVersionOf (db: Kysely<Database>): (() => DataVersion) | unde
 export function watchDataVersion (db: Kysely<Database>, sqlite: SQLite.Database): void {
   const dataVersion = sqlite.prepare('pragma data_version').pluck().safeIntegers(false)
   const changes = sqlite.prepare('select total_changes()').pluck().safeIntegers(false)
-  readers.set(db, () => [dataVersion.get() as number, changes.get() as number])
+  let last: readonly [number, number] = [Number.NaN, Number.NaN]
+  readers.set(db, {
+    immediate: true,
+    read () {
+      const version = dataVersion.get() as number
+      const changed = changes.get() as number
+      if (version !== last[0] || changed !== last[1]) last = [version, changed]
+      return last
+    }
+  })
+}
+
+const SNAPSHOT = CompiledQuery.raw('select pg_current_snapshot()::text as snapshot') as CompiledQuery<{ snapshot: string }>
+
+/** Makes the data version of `db`, a PostgreSQL database, readable. */
+export function watchPostgresDataVersion (db: Kysely<Database>): void {
+  readers.set(db, {
+    immediate: false,
+    read: async () => (await db.executeQuery(SNAPSHOT)).rows[0]!.snapshot
+  })
 }

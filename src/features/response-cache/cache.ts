@@ -3,16 +3,18 @@
  * (./key.ts), never stale.
  *
  * Freshness is proven, not guessed: every lookup first reads the database's data version
- * (../../database/data-version.ts: on SQLite, it moves with any commit, whoever makes it),
- * and any change since the last lookup empties the cache. An answer is only kept under the
- * version read before its query ran; if the version has moved since, the answer may be
- * older than the data, and it is dropped instead.
+ * (../../database/data-version.ts: it moves with any commit, whoever makes it, on SQLite
+ * and on PostgreSQL alike), and an answer is served only to a lookup that read the very
+ * version the answer was kept under. An answer is kept under the version read before its
+ * query ran: if anything was committed since, that version never comes back, and the
+ * answer is never served. A version that moves empties the cache, as it holds nothing
+ * servable any more.
  *
  * Each entry holds the body as sent, its entity tag and the headers its handler set (a
  * page's `Link`), so a hit, and a 304, costs no query, serialization or hashing.
  */
 import { LRUCache } from 'lru-cache'
-import type { DataVersion } from '../../database/data-version.ts'
+import type { DataVersion, DataVersionReader } from '../../database/data-version.ts'
 
 export interface CachedAnswer {
   /**
@@ -24,6 +26,11 @@ export interface CachedAnswer {
   body: string
   etag: string
   headers: Readonly<Record<string, string>>
+}
+
+interface Entry extends CachedAnswer {
+  /** The data version read before the answer's query ran. */
+  version: DataVersion
 }
 
 /**
@@ -52,13 +59,13 @@ const SEEN_ONCE_SHARE = 1 / 8
 const SEEN_ONCE_ENTRY_BYTES = 64
 
 export class ResponseCache {
-  readonly #entries: LRUCache<string, CachedAnswer>
+  readonly #entries: LRUCache<string, Entry>
   readonly #seenOnce = new Set<string>()
   readonly #seenOnceMaxBytes: number
   #seenOnceBytes = 0
   #version: DataVersion | undefined
 
-  constructor (private readonly readVersion: () => DataVersion, maxBytes: number) {
+  constructor (private readonly reader: DataVersionReader, maxBytes: number) {
     this.#seenOnceMaxBytes = Math.floor(maxBytes * SEEN_ONCE_SHARE)
     this.#entries = new LRUCache({
       maxSize: maxBytes,
@@ -67,22 +74,31 @@ export class ResponseCache {
   }
 
   /**
-   * The database's version now, emptying the cache if it moved. The same object comes back
-   * while it stands still, so `keep` can tell whether it moved in between.
+   * Whether the version is read at once (SQLite), or with a query that waits on the
+   * database (PostgreSQL), and so within the request's deadline.
    */
-  version (): DataVersion {
-    const now = this.readVersion()
-    const last = this.#version
-    if (last === undefined || now[0] !== last[0] || now[1] !== last[1]) {
-      this.#entries.clear()
-      this.#version = now
-    }
-    return this.#version!
+  get immediate (): boolean {
+    return this.reader.immediate
   }
 
-  /** The answer kept for `key`; call `version()` first, in the same turn. */
-  get (key: string): CachedAnswer | undefined {
-    return this.#entries.get(key)
+  /** The database's version now (the same value while it stands still), emptying the cache if it moved. */
+  version (): DataVersion | Promise<DataVersion> {
+    if (this.reader.immediate) return this.#seen(this.reader.read())
+    return this.reader.read().then((version) => this.#seen(version))
+  }
+
+  #seen (version: DataVersion): DataVersion {
+    if (version !== this.#version) {
+      this.#entries.clear()
+      this.#version = version
+    }
+    return version
+  }
+
+  /** The answer kept for `key` under `version`, which `version()` just gave. */
+  get (key: string, version: DataVersion): CachedAnswer | undefined {
+    const entry = this.#entries.get(key)
+    return entry?.version === version ? entry : undefined
   }
 
   /**
@@ -107,9 +123,9 @@ export class ResponseCache {
     return false
   }
 
-  /** Keeps an answer read at `version`, unless the database has moved since. */
+  /** Keeps an answer whose query ran after `version` was read, unless the database has moved since. */
   keep (key: string, version: DataVersion, answer: CachedAnswer): void {
-    if (version === this.version()) this.#entries.set(flat(key), answer)
+    if (version === this.#version) this.#entries.set(flat(key), { ...answer, version })
   }
 
   get size (): number {

@@ -1,7 +1,8 @@
 /**
- * The response cache (./cache.ts) around reads, as a wrapper the wiring applies around the
- * deadline (../../contract/wrapper.ts): a hit waits on nothing, so a stalled database
- * leaves it served. Only where the database allows a cache (./plugin.ts).
+ * The response cache (./cache.ts) around reads, as wrappers the wiring applies
+ * (../../contract/wrapper.ts): on SQLite around the deadline, since a hit waits on nothing
+ * and a stalled database leaves it served; on PostgreSQL within it, since each lookup
+ * reads the data version with a query that may wait on a stalled database.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { parameterNames, type HandlerWrapper } from '../../contract/wrapper.ts'
@@ -17,14 +18,16 @@ import { cacheKeyOf } from './key.ts'
  * ResponseCache.admits), keyed by the operation and its validated parameters, which is
  * all a read depends on (the key check and validation have run before, on every request).
  */
-export const cachedReads: HandlerWrapper = (app, operation, handler) => {
+const cachedReads = (immediate: boolean): HandlerWrapper => (app, operation, handler) => {
   const cache = app.responseCache
-  if (operation.method !== 'GET' || cache === undefined) return handler
+  if (operation.method !== 'GET' || cache === undefined || cache.immediate !== immediate) return handler
   const keyOf = cacheKeyOf(operation.operationId, parameterNames(operation, 'params'), parameterNames(operation, 'querystring'))
   return async function cachedHandler (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
-    const version = cache.version()
+    const read = cache.version()
+    // Awaited only where it is a promise: a hit on SQLite takes no turn of the event loop.
+    const version = typeof read === 'object' && 'then' in read ? await read : read
     const key = keyOf(request.params, request.query)
-    const hit = cache.get(key)
+    const hit = cache.get(key, version)
     if (hit !== undefined) {
       reply.headers(hit.headers).header('etag', hit.etag)
       return hit.body
@@ -45,3 +48,8 @@ export const cachedReads: HandlerWrapper = (app, operation, handler) => {
     return body
   }
 }
+
+/** Around the deadline: where the data version is read at once (SQLite). */
+export const immediateCachedReads = cachedReads(true)
+/** Within the deadline: where reading the data version waits on the database (PostgreSQL). */
+export const waitingCachedReads = cachedReads(false)

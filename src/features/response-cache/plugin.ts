@@ -1,7 +1,7 @@
 /**
- * The response cache (./cache.ts), as the `responseCache` decorator: on SQLite,
- * unless its size is 0; never on PostgreSQL, where several instances write and a read must
- * stay exactly as fresh as without a cache, which no cheap check can prove there.
+ * The response cache (./cache.ts), as the `responseCache` decorator, unless its size is 0:
+ * on SQLite and on PostgreSQL, where several instances write, since the data version
+ * proves a kept answer fresh on both (../../database/data-version.ts).
  */
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
@@ -15,6 +15,6 @@ declare module 'fastify' {
 }
 
 export default fp(async function responseCache (app: FastifyInstance, options: { maxBytes: number }) {
-  const readVersion = dataVersionOf(app.db)
-  app.decorate('responseCache', readVersion === undefined || options.maxBytes === 0 ? undefined : new ResponseCache(readVersion, options.maxBytes))
+  const reader = dataVersionOf(app.db)
+  app.decorate('responseCache', reader === undefined || options.maxBytes === 0 ? undefined : new ResponseCache(reader, options.maxBytes))
 }, { name: 'response-cache', dependencies: ['database'] })

@@ -16,6 +16,7 @@
  * checked before the database is touched: a bad scope, duration or name makes nothing.
  */
 import { parseArgs } from 'node:util'
+import { stringify } from 'lossless-json'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../database/schema.ts'
 import { parseDuration } from './durations.ts'
@@ -80,10 +81,9 @@ function table (keys: ApiKeyInfo[], now: Date): string {
   return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n')
 }
 
-/** Integers beyond 2^53 stay exact in JSON output. */
+/** JSON for scripts; an id beyond 2^53 (a BigInt) stays an exact number. */
 function json (value: unknown): string {
-  return JSON.stringify(value, (_key, field: unknown) => typeof field === 'bigint' ? field.toString() : field, 2)
-    .replace(/"id": "(\d+)"/g, '"id": $1')
+  return stringify(value, undefined, 2)!
 }
 
 function describe (info: ApiKeyInfo): string {

@@ -173,18 +173,18 @@ const rows: Row[] = [
   { name: 'GET /v1/pets?limit=100&status=sold', path: () => '/v1/pets?limit=100&status=sold', peers: ['service', 'uncached', 'express', 'baseline'], goal: '≥ 2× express', scales: true },
   { name: 'GET /v1/pets/{id}', path: (count) => `/v1/pets/${Math.ceil(count / 2)}`, peers: ['service', 'uncached', 'express', 'baseline'], goal: '≥ 2× express', scales: true },
   { name: 'POST /v1/pets', method: 'POST', path: () => '/v1/pets', body: newPet, peers: ['service', 'express', 'baseline'], goal: '≥ 1× express' },
-  { name: 'GET /v1/pets/{id}, a random pet each time', path: (count) => `/v1/pets/${below(count)}`, peers: ['service', 'uncached', 'express', 'baseline'], scales: true },
-  { name: 'GET /v1/pets?limit=20 after a random cursor', path: (count) => `/v1/pets?limit=20&cursor=${randomCursor(count)}`, peers: ['service', 'uncached'], scales: true },
+  { name: 'GET /v1/pets/{id}, a random pet each time', path: (count) => `/v1/pets/${below(count)}`, varies: true, peers: ['service', 'uncached', 'express', 'baseline'], scales: true },
+  { name: 'GET /v1/pets?limit=20 after a random cursor', path: (count) => `/v1/pets?limit=20&cursor=${randomCursor(count)}`, varies: true, peers: ['service', 'uncached'], scales: true },
   { name: 'GET /v1/pets?limit=20 revalidated (304)', path: () => '/v1/pets?limit=20', extra: currentTag, status: 304, peers: ['service', 'uncached'] },
   { name: 'POST /v1/pets with an Idempotency-Key', method: 'POST', path: () => '/v1/pets', body: newPet, uniqueKeys: true, peers: ['service'] },
   { name: 'GET /v1/store/orders?limit=20', path: () => '/v1/store/orders?limit=20', peers: ['service', 'uncached'] },
   // A pet is sold once, so a timed run of accepted orders would soon run out of pets: this
   // measures the order refused for a pet already on order (pet 1), the same transaction.
   { name: 'POST /v1/store/orders, the pet on order (409)', method: 'POST', path: () => '/v1/store/orders', body: JSON.stringify({ petId: 1, quantity: 1 }), status: 409, peers: ['service'] },
-  { name: 'PATCH /v1/pets/{id}, a new name', method: 'PATCH', path: (count) => `/v1/pets/${unorderedPet(count)}`, body: rename, contentType: MERGE_PATCH, peers: ['service'] },
-  { name: 'GET /v1/store/orders/{id}', path: () => `/v1/store/orders/${randomOrder()}`, peers: ['service', 'uncached'] },
+  { name: 'PATCH /v1/pets/{id}, a new name', method: 'PATCH', path: (count) => `/v1/pets/${unorderedPet(count)}`, varies: true, body: rename, contentType: MERGE_PATCH, peers: ['service'] },
+  { name: 'GET /v1/store/orders/{id}', path: () => `/v1/store/orders/${randomOrder()}`, varies: true, peers: ['service', 'uncached'] },
   // A new ship date keeps the order open (completing it would sell its pet, once).
-  { name: 'PATCH /v1/store/orders/{id}, a new ship date', method: 'PATCH', path: () => `/v1/store/orders/${randomOrder()}`, body: reschedule, contentType: MERGE_PATCH, peers: ['service'] },
+  { name: 'PATCH /v1/store/orders/{id}, a new ship date', method: 'PATCH', path: () => `/v1/store/orders/${randomOrder()}`, varies: true, body: reschedule, contentType: MERGE_PATCH, peers: ['service'] },
   {
     name: 'GET /v1/pets?limit=20 with a scoped database key',
     path: () => '/v1/pets?limit=20',

@@ -8,8 +8,14 @@ import autocannon from 'autocannon'
 export interface Scenario {
   name: string
   method?: 'GET' | 'POST' | 'PATCH'
-  /** The path of each request, on a database of `pets` pets; called once per request, so it may vary. */
+  /** The path of the requests, on a database of `pets` pets; called once per request where `varies`. */
   path: (pets: number) => string
+  /**
+   * The path differs from request to request (a random pet). Otherwise it is asked for once
+   * and every request is the same bytes, built once: building each request anew costs the
+   * load generator more CPU than some servers spend answering it.
+   */
+  varies?: boolean
   /** The body; a function is called once per request, so it may vary. */
   body?: string | (() => string)
   /** The body's media type; application/json by default. */
@@ -46,6 +52,7 @@ export async function measure (base: string, scenario: Scenario, options: { seco
   // Counts are sampled once a second, or once per run for a run shorter than a second (the
   // tests' tiny runs), which would otherwise last a whole second.
   const sampleMs = Math.min(1000, options.seconds * 1000)
+  const perRequest = scenario.varies === true || typeof body === 'function' || scenario.uniqueKeys === true
   const result = await autocannon({
     url: base,
     connections: options.connections,
@@ -54,12 +61,15 @@ export async function measure (base: string, scenario: Scenario, options: { seco
     requests: [{
       method: scenario.method ?? 'GET',
       headers,
+      path: scenario.path(options.pets),
       ...(typeof body === 'string' && { body }),
-      setupRequest: (request: any) => ({
-        ...request,
-        path: scenario.path(options.pets),
-        ...(typeof body === 'function' && { body: body() }),
-        ...(scenario.uniqueKeys === true && { headers: { ...request.headers, 'idempotency-key': `bench-${++keys}` } })
+      ...(perRequest && {
+        setupRequest: (request: any) => ({
+          ...request,
+          path: scenario.path(options.pets),
+          ...(typeof body === 'function' && { body: body() }),
+          ...(scenario.uniqueKeys === true && { headers: { ...request.headers, 'idempotency-key': `bench-${++keys}` } })
+        })
       })
     }]
   })

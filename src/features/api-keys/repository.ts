@@ -6,7 +6,7 @@
  * with a new key of the same name and scopes, and gives the old one an expiry at the end
  * of its grace, so for that while two keys share the name.
  */
-import type { Kysely } from 'kysely'
+import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely'
 import type { ApiKeyRow, Database } from '../../database/schema.ts'
 import { generateKey, hashKey, keyPrefix } from './key-material.ts'
 import { toApiInt } from '../../http/int64.ts'
@@ -59,10 +59,16 @@ export interface NewKey {
   expiresAt?: Date
 }
 
+/** The keys a selector names: the one of that id, or every one of that name. */
+function selected (selector: KeySelector) {
+  return (where: ExpressionBuilder<Database, 'api_keys'>): Expression<SqlBool> =>
+    'id' in selector ? where('id', '=', selector.id) : where('name', '=', selector.name)
+}
+
 /** The key a name or id names that is neither revoked nor replaced. */
 function current (db: Kysely<Database>, selector: KeySelector) {
   return db.selectFrom('api_keys').selectAll()
-    .where((where) => 'id' in selector ? where('id', '=', selector.id) : where('name', '=', selector.name))
+    .where(selected(selector))
     .where('revoked_at', 'is', null).where('replaced_at', 'is', null)
 }
 
@@ -128,7 +134,7 @@ export type KeySelector = { id: bigint } | { name: string }
 /** The keys a selector names that are not revoked: by name, its current key and any in their grace. */
 export async function findActiveApiKeys (db: Kysely<Database>, selector: KeySelector): Promise<ApiKeyInfo[]> {
   const rows = await db.selectFrom('api_keys').selectAll()
-    .where((where) => 'id' in selector ? where('id', '=', selector.id) : where('name', '=', selector.name))
+    .where(selected(selector))
     .where('revoked_at', 'is', null)
     .orderBy('id')
     .execute()
@@ -139,7 +145,7 @@ export async function findActiveApiKeys (db: Kysely<Database>, selector: KeySele
 export async function revokeApiKeys (db: Kysely<Database>, selector: KeySelector, now = new Date()): Promise<ApiKeyInfo[]> {
   const rows = await db.updateTable('api_keys')
     .set({ revoked_at: now.toISOString() })
-    .where((where) => 'id' in selector ? where('id', '=', selector.id) : where('name', '=', selector.name))
+    .where(selected(selector))
     .where('revoked_at', 'is', null)
     .returningAll()
     .execute()

@@ -102,7 +102,7 @@ function selector (target: string | undefined, id: string | undefined, name: str
     if (!ID.test(id)) throw new UsageError()
     return { id: BigInt(id) }
   }
-  if (name !== undefined) return { name: checkedName(name) }
+  if (name !== undefined) return { name }
   return ID.test(target!) ? { either: target! } : { name: target! }
 }
 

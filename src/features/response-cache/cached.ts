@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { parameterNames, type HandlerWrapper } from '../../contract/wrapper.ts'
 import { entityTag } from '../../http/conditional.ts'
 import { JSON_MEDIA_TYPE } from '../../http/media-type.ts'
+import type { DataVersion } from '../../database/data-version.ts'
 import { flat } from './cache.ts'
 import { cacheKeyOf } from './key.ts'
 
@@ -23,9 +24,8 @@ const cachedReads = (immediate: boolean): HandlerWrapper => (app, operation, han
   if (operation.method !== 'GET' || cache === undefined || cache.immediate !== immediate) return handler
   const keyOf = cacheKeyOf(operation.operationId, parameterNames(operation, 'params'), parameterNames(operation, 'querystring'))
   return async function cachedHandler (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
-    const read = cache.version()
-    // Awaited only where it is a promise: a hit on SQLite takes no turn of the event loop.
-    const version = typeof read === 'object' && 'then' in read ? await read : read
+    // Awaited only where it waits on the database: a hit on SQLite takes no turn of the event loop.
+    const version = immediate ? cache.version() as DataVersion : await cache.version()
     const key = keyOf(request.params, request.query)
     const hit = cache.get(key, version)
     if (hit !== undefined) {

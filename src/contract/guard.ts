@@ -31,8 +31,9 @@ export function guard (app: FastifyInstance, document: ApiDocument) {
     const { auth, rateLimits } = app
     await rateLimits.refuseBlockedAddress(request, reply)
     if (request.routeOptions.config.public ?? openByDefault) return rateLimits.countAddress(request, reply)
-    const refusal = await auth.check(request, reply)
-    if (refusal !== undefined) {
+    const refused = auth.check(request, reply)
+    if (refused !== undefined) {
+      const refusal = await refused
       await rateLimits.countAddress(request, reply)
       throw refusal
     }

@@ -92,10 +92,9 @@ export default fp(async function validation (app: FastifyInstance) {
   }
   app.setValidatorCompiler(compile)
   app.setSchemaErrorFormatter((errors, dataVar) => new Error(describe(errors[0]!, dataVar)))
-  app.addHook('preValidation', async (request) => {
-    if (request.routeOptions.schema?.querystring !== undefined && !queryDecodes(request.url)) {
-      throw new ApiError('invalid_request', 'querystring must be percent-encoded UTF-8')
-    }
+  app.addHook('preValidation', (request, _reply, done) => {
+    const undecodable = request.routeOptions.schema?.querystring !== undefined && !queryDecodes(request.url)
+    done(undecodable ? new ApiError('invalid_request', 'querystring must be percent-encoded UTF-8') : undefined)
   })
 
   // JSON only (Fastify also parses text/plain by default), merge patches included, UTF-8 only, and without

@@ -24,8 +24,11 @@ export class KeyRefusal extends ApiError {
 export interface Authenticator {
   /** The request's API key when it is accepted; undefined otherwise. */
   key: (request: FastifyRequest) => AcceptedKey | undefined
-  /** The 401 `unauthorized`, with its challenge, for a request without a valid key; undefined when the key is valid. */
-  check: (request: FastifyRequest, reply: FastifyReply) => Promise<KeyRefusal | undefined>
+  /**
+   * The 401 `unauthorized`, with its challenge, for a request without a valid key;
+   * undefined, at once, when the key is valid.
+   */
+  check: (request: FastifyRequest, reply: FastifyReply) => undefined | Promise<KeyRefusal>
   /**
    * The 403 `insufficient_scope` for a request whose valid key holds none of the
    * alternatives the operation accepts (each a list of scopes needed together); undefined
@@ -78,15 +81,24 @@ function forbidden (request: FastifyRequest, alternatives: readonly (readonly st
     `, error="insufficient_scope", scope="${alternatives[0]!.join(' ')}"`)
 }
 
+/** Not looked up yet: a lookup may find nothing (undefined). */
+const NOT_LOOKED_UP = Symbol('not looked up')
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The request's key lookup, made once, whoever asks first. */
+    apiKeyLookup: KeyLookup | typeof NOT_LOOKED_UP
+  }
+}
+
 export default fp(async function auth (app: FastifyInstance) {
-  // One key hash and lookup per request, however many times it is asked.
-  const looked = new WeakMap<FastifyRequest, KeyLookup>()
+  // On the request itself rather than in a WeakMap keyed by it: an entry of a WeakMap is
+  // an ephemeron, which every garbage collection must trace apart, one per request.
+  app.decorateRequest('apiKeyLookup', NOT_LOOKED_UP)
   function lookup (request: FastifyRequest): KeyLookup {
-    if (looked.has(request)) return looked.get(request)
+    if (request.apiKeyLookup !== NOT_LOOKED_UP) return request.apiKeyLookup
     const token = bearerToken(request.headers.authorization)
-    const found = token === undefined ? undefined : app.apiKeys.identify(token)
-    looked.set(request, found)
-    return found
+    return (request.apiKeyLookup = token === undefined ? undefined : app.apiKeys.identify(token))
   }
   const key = (request: FastifyRequest) => {
     const found = lookup(request)
@@ -106,14 +118,18 @@ export default fp(async function auth (app: FastifyInstance) {
     app.prometheus?.keyRefused(request.routeOptions.config.operationId ?? 'none', refusal.reason)
     return refusal
   }
-  const check = (request: FastifyRequest, reply: FastifyReply) => new Promise<KeyRefusal | undefined>((resolve, reject) => {
-    verifyBearerAuth(request, reply, (error) => {
-      if (error === undefined) return resolve(undefined)
-      const code = (error as { code?: string }).code ?? ''
-      if (code.startsWith('FST_BEARER_AUTH_')) resolve(refused(request, challenge(request, lookup(request))))
-      else reject(error)
+  // A valid key passes at once: bearer-auth, which reads the header as `key` does, would
+  // only call `auth` above and agree, a turn of the event loop later. Every other request
+  // is judged by it.
+  const check = (request: FastifyRequest, reply: FastifyReply) => key(request) !== undefined
+    ? undefined
+    : new Promise<KeyRefusal>((resolve, reject) => {
+      verifyBearerAuth(request, reply, (error) => {
+        const code = (error as { code?: string } | undefined)?.code ?? ''
+        if (code.startsWith('FST_BEARER_AUTH_')) resolve(refused(request, challenge(request, lookup(request))))
+        else reject(error ?? new Error('the bearer check accepted a key the key ring refused'))
+      })
     })
-  })
   const authorize = (request: FastifyRequest, alternatives: readonly (readonly string[])[]) =>
     holds(key(request)!, alternatives) ? undefined : refused(request, forbidden(request, alternatives))
   app.decorate('auth', { key, check, authorize })

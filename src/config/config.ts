@@ -2,8 +2,7 @@
  * The environment, validated once into a typed Config. Usable from scripts as well as the
  * server. A bad value stops the start with a message naming the variable.
  */
-import envSchema from 'env-schema'
-import type { JSONSchemaType } from 'ajv'
+import { Ajv, type JSONSchemaType, type ValidateFunction } from 'ajv'
 import { DEFAULTS } from './defaults.ts'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -131,20 +130,21 @@ function parseTrustProxy (value: string): Config['trustProxy'] {
   return value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')
 }
 
+/**
+ * Ajv as env-schema sets it up: strings coerced to the declared types, defaults filled in,
+ * unknown variables dropped, every error reported. Used directly: env-schema made an Ajv
+ * instance of its own when imported and another on each call, and each compiled Ajv's
+ * meta-schema, some 50 ms of every start. validateSchema: false for the same reason: this
+ * fixed schema is checked by the compiler and the tests.
+ */
+const ajv = new Ajv({ allErrors: true, removeAdditional: true, useDefaults: true, coerceTypes: true, allowUnionTypes: true, validateSchema: false })
+let validateEnv: ValidateFunction<Env> | undefined
+
 export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
-  // validateSchema: false: checking this fixed schema against the meta-schema would cost
-  // the start some 50 ms, every time (see ../contract/validation.ts).
-  const parsed = envSchema<Env>({
-    schema,
-    data: env,
-    dotenv: false,
-    ajv: {
-      customOptions (ajv) {
-        ajv.opts.validateSchema = false
-        return ajv
-      }
-    }
-  })
+  validateEnv ??= ajv.compile({ ...schema, additionalProperties: false })
+  // A copy: validation coerces, fills in and removes in place.
+  const parsed: unknown = { ...env }
+  if (!validateEnv(parsed)) throw new Error(ajv.errorsText(validateEnv.errors, { dataVar: 'env' }))
   const apiKeys = parsed.PETSTORE_API_KEYS.split(',').map((key) => key.trim()).filter((key) => key !== '')
   if (apiKeys.some((key) => key.length < MIN_KEY_LENGTH || /\s/.test(key))) {
     throw new Error(`PETSTORE_API_KEYS: each key must be at least ${MIN_KEY_LENGTH} characters without spaces`)

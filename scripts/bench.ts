@@ -483,6 +483,10 @@ try {
   const cpu = cpus()[0]?.model ?? 'unknown CPU'
   const readP99s: number[] = []
   let rss: Record<string, number> = {}
+  // Peak RSS right after the listing that the ceiling also serves, the first scenario: the
+  // memory that load needs, before the writes of the later scenarios grow the database's
+  // page cache and the heap.
+  let readLoadRss: Record<string, number> | undefined
   const slowdowns: number[] = []
   if (chosen.length > 0) {
     servers.service = await start(BUILT_SERVER, { DATABASE_URL: files.main })
@@ -511,6 +515,7 @@ try {
         `${p(service, 'p50')} / ${p(service, 'p99')} | ${p99(runs.uncached)} | ${p99(runs.express)} | ${row.goal ?? ''} |`)
       // The ceiling may be the load generator's: this process, on its one core, beside it.
       if (runs.ceiling !== undefined) {
+        readLoadRss ??= { service: peakRss(servers.service!.child.pid!), ceiling: peakRss(servers.ceiling!.child.pid!) }
         loadLines.push(`load generator CPU during ${row.name} (this process, % of one core, median of the rounds): ` +
           `${loadCpu(service)} against the service, ${loadCpu(runs.ceiling)} against the ceiling (service / ceiling ${times(service, runs.ceiling)})`)
       }
@@ -544,8 +549,9 @@ try {
     console.log('\n| measure | service | goal |')
     console.log('|---|---|---|')
     console.log(`| p99 latency of the read scenarios | ${fixed(Math.min(...readP99s))}–${fixed(Math.max(...readP99s))} ms | ≤ 20 ms |`)
-    console.log(`| peak RSS under that load | ${fixed(rss.service!)} MiB (no cache ${fixed(rss.uncached!)}, express ${fixed(rss.express!)}, baseline ${fixed(rss.baseline!)}, ceiling ${fixed(rss.ceiling!)}) | ≤ 120 MiB |`)
-    console.log(`| \`npm start\` to the first 200, ${sizes.large} pets, one core | ${fixed(median(starts), 2)} s (runs: ${starts.map((s) => s.toFixed(2)).join(', ')}) | ≤ 1.0 s |`)
+    console.log(`| peak RSS under the \`${rows[0]!.name}\` load | ${fixed(readLoadRss!.service!)} MiB (ceiling ${fixed(readLoadRss!.ceiling!)}) | ≤ 95 MiB |`)
+    console.log(`| peak RSS after every scenario, writes included | ${fixed(rss.service!)} MiB (no cache ${fixed(rss.uncached!)}, express ${fixed(rss.express!)}, baseline ${fixed(rss.baseline!)}, ceiling ${fixed(rss.ceiling!)}) | ≤ 120 MiB |`)
+    console.log(`| \`npm start\` to the first 200, ${sizes.large} pets, one core | ${fixed(median(starts), 2)} s (runs: ${starts.map((s) => s.toFixed(2)).join(', ')}) | ≤ 0.6 s |`)
     console.log(`| every read at ${sizes.large} pets vs at ${sizes.small} | within ${fixed(Math.max(...slowdowns), 2)}× | ≤ 1.15× |`)
   }
   finished = true

@@ -2,7 +2,8 @@
  * The Fastify route schema of an operation, taken from its document: parameters, body and
  * responses as JSON schemas, so no schema is written twice.
  */
-import type { FastifySchema } from 'fastify'
+import type { FastifySchema, FastifySerializerCompiler } from 'fastify'
+import fastJsonStringify from 'fast-json-stringify'
 import type { ApiDocument, Json, JsonObject } from './document.ts'
 
 // OpenAPI keywords that are not JSON Schema; AJV's strict mode would refuse them.
@@ -76,4 +77,20 @@ export function routeSchema (document: ApiDocument, operationId: string): Fastif
   if (bodies.length === 1 && bodies[0]![0] === 'application/json') schema.body = bodies[0]![1]
   else if (bodies.length > 0) schema.body = { content: Object.fromEntries(bodies.map(([mediaType, body]) => [mediaType, { schema: body }])) }
   return schema
+}
+
+/**
+ * Response serializers, built by fast-json-stringify as Fastify's own compiler builds them,
+ * but once per distinct schema rather than once per status of each route: every operation
+ * answers its errors with the same Error schema, under several statuses each.
+ */
+export function sharedSerializers (): FastifySerializerCompiler<JsonObject> {
+  const built = new Map<string, (data: unknown) => string>()
+  return ({ schema }) => {
+    // Response schemas hold no BigInts (see withoutBigInts), so JSON is their exact text.
+    const key = JSON.stringify(schema)
+    let serialize = built.get(key)
+    if (serialize === undefined) built.set(key, serialize = fastJsonStringify(schema))
+    return serialize
+  }
 }

@@ -22,7 +22,7 @@ import { checkHandlers } from './handler-types.ts'
 import { methodNotAllowed } from './method-not-allowed.ts'
 import { operationHooks, type Clock } from './operation-hooks.ts'
 import { requiredScopes } from './operation-security.ts'
-import { routeSchema } from './route-schema.ts'
+import { routeSchema, sharedSerializers } from './route-schema.ts'
 import { wrapHandler, type AnyHandler, type HandlerWrappers, type WiredOperation } from './wrapper.ts'
 
 export interface SpecRoutesOptions {
@@ -39,6 +39,7 @@ export default async function specRoutes (app: FastifyInstance, { document, hand
   checkHandlers(document, handlers)
   await app.register(async function api (scope) {
     scope.addHook('onRequest', guard(app, document))
+    scope.setSerializerCompiler(sharedSerializers())
     scope.setNotFoundHandler(notFound)
     for (const op of document.operations.values()) {
       const operation: WiredOperation = { operationId: op.operationId, method: op.method as HTTPMethods, url: op.url, schema: routeSchema(document, op.operationId) }

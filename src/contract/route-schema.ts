@@ -5,6 +5,7 @@
 import type { FastifySchema, FastifySerializerCompiler } from 'fastify'
 import fastJsonStringify from 'fast-json-stringify'
 import type { ApiDocument, Json, JsonObject } from './document.ts'
+import { oncePerContent } from './once-per-content.ts'
 
 // OpenAPI keywords that are not JSON Schema; AJV's strict mode would refuse them.
 const OPENAPI_ONLY = new Set(['example', 'discriminator', 'xml', 'externalDocs'])
@@ -81,16 +82,8 @@ export function routeSchema (document: ApiDocument, operationId: string): Fastif
 
 /**
  * Response serializers, built by fast-json-stringify as Fastify's own compiler builds them,
- * but once per distinct schema rather than once per status of each route: every operation
- * answers its errors with the same Error schema, under several statuses each.
+ * once per distinct schema (./once-per-content.ts). Response schemas hold no BigInts (see
+ * withoutBigInts), so JSON is their exact text.
  */
-export function sharedSerializers (): FastifySerializerCompiler<JsonObject> {
-  const built = new Map<string, (data: unknown) => string>()
-  return ({ schema }) => {
-    // Response schemas hold no BigInts (see withoutBigInts), so JSON is their exact text.
-    const key = JSON.stringify(schema)
-    let serialize = built.get(key)
-    if (serialize === undefined) built.set(key, serialize = fastJsonStringify(schema))
-    return serialize
-  }
-}
+export const sharedSerializers = (): FastifySerializerCompiler<JsonObject> =>
+  oncePerContent(({ schema }) => JSON.stringify(schema), ({ schema }) => fastJsonStringify(schema))

@@ -21,6 +21,7 @@ import { ApiError } from '../http/error-codes.ts'
 import { acceptedMediaTypes, BODY_MEDIA_TYPES, essence, mediaTypeRefusal } from '../http/media-type.ts'
 import { addInt64Keyword, useInt64Keyword } from './int64-keywords.ts'
 import { integersAsDigits } from './integer-text.ts'
+import { oncePerContent } from './once-per-content.ts'
 
 function makeAjv (coerce: boolean): Ajv {
   // validateSchema: false skips checking each schema against the JSON Schema meta-schema,
@@ -91,17 +92,8 @@ export default fp(async function validation (app: FastifyInstance) {
     if (httpPart === 'body') return strict.compile(rewritten)
     return integersAsDigits(rewritten, coercing.compile(rewritten))
   }
-  // Operations share many of their schemas (an If-None-Match header, an empty query, a path
-  // id), each a new object: compiled once per content rather than once per route, the
-  // service's 37 compilations are 12. A validator keeps nothing between calls but the
-  // `errors` of the last, which Fastify reads at once.
-  const compiled = new Map<string, ReturnType<FastifySchemaCompiler<any>>>()
-  app.setValidatorCompiler((route) => {
-    const key = `${route.httpPart === 'body' ? 'body' : 'parameters'} ${stringify(route.schema)}`
-    let validator = compiled.get(key)
-    if (validator === undefined) compiled.set(key, validator = compile(route))
-    return validator
-  })
+  // lossless-json, as a schema may hold BigInt bounds; the part, as it chooses the Ajv instance.
+  app.setValidatorCompiler(oncePerContent((route) => `${route.httpPart === 'body' ? 'body' : 'parameters'} ${stringify(route.schema)}`, compile))
   app.setSchemaErrorFormatter((errors, dataVar) => new Error(describe(errors[0]!, dataVar)))
   app.addHook('preValidation', (request, _reply, done) => {
     const undecodable = request.routeOptions.schema?.querystring !== undefined && !queryDecodes(request.url)

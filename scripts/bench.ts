@@ -7,7 +7,9 @@
  *   (scripts/bench/baseline.ts);
  * - `ceiling`: Fastify sending a precomputed page behind a bearer check
  *   (scripts/bench/ceiling.ts), for the listing only, with the load generator's CPU beside
- *   it (the ceiling may be bound by the load generator rather than by the server);
+ *   it (the ceiling may be bound by the load generator rather than by the server), and
+ *   what the behaviours the ceiling lacks cost the listing (the service again without its
+ *   request log line, its per-key rate limit, and both);
  * - on PostgreSQL, `express-pg`: the same pet operations as an idiomatic Express 5 +
  *   `pg.Pool` service (scripts/bench/express-pg.ts), each server on a database of its own,
  *   with the transactions (pg_stat_database) and round trips (scripts/bench/pg-counter.ts)
@@ -445,11 +447,42 @@ async function postgresRows (): Promise<void> {
   console.log(`\npeak RSS on PostgreSQL, MiB: service ${fixed(rss.service!)}, express-pg ${fixed(rss['express-pg']!)}`)
 }
 
+/**
+ * What the behaviours that the ceiling lacks cost the cached listing: the service again with
+ * its request log line off (`LOG_LEVEL=warn`), its per-key rate limit off
+ * (`RATE_LIMIT_MAX=0`), and both, in the same rounds as the service and the ceiling. With
+ * each server saturating its core, a request's time is the inverse of the rate, so a
+ * behaviour's share of the service's time is 1 - service / service without it. Started
+ * for this alone and stopped after, so they weigh on no other row.
+ */
+async function behaviourCosts (file: string): Promise<void> {
+  const listing = rows[0]!
+  const without: Record<string, Record<string, string>> = {
+    'no log line': { LOG_LEVEL: 'warn' },
+    'no per-key limit': { RATE_LIMIT_MAX: '0' },
+    neither: { LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '0' }
+  }
+  for (const [name, env] of Object.entries(without)) variants[name] = await start(BUILT_SERVER, { DATABASE_URL: file, ...env })
+  const names = ['service', 'ceiling', ...Object.keys(without)]
+  const runs = await compare({ ...servers, ...variants }, listing, names)
+  console.log(`\n| ${listing.name}: the service without | req/s | × ceiling | share of the service's time |`)
+  console.log('|---|---|---|---|')
+  console.log(`| (nothing: the service) | ${cell(runs.service)} | ${times(runs.service!, runs.ceiling)} | |`)
+  for (const name of Object.keys(without)) {
+    const share = 1 - ratio(runs.service!, runs[name]!)
+    console.log(`| ${name} | ${cell(runs[name])} | ${times(runs[name]!, runs.ceiling)} | ${fixed(share * 100)}% |`)
+  }
+  for (const name of Object.keys(without)) {
+    await stop(variants[name]!)
+    delete variants[name]
+  }
+}
+
 let cleaned: Promise<void> | undefined
 /** Stops every server and drops the PostgreSQL databases; once, on success, failure or an interrupt. */
 function cleanUp (): Promise<void> {
   cleaned ??= (async () => {
-    const all = [...Object.values(servers), ...Object.values(scaled), ...Object.values(pgServers)]
+    const all = [...Object.values(servers), ...Object.values(variants), ...Object.values(scaled), ...Object.values(pgServers)]
     for (const server of all) server.child.kill('SIGTERM')
     // Their connections must be gone before their databases: `with (force)` ends any left.
     for (const counter of counters) await counter.close()
@@ -468,6 +501,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 let finished = false
 const servers: Partial<Record<Peer, ServerProcess>> = {}
 const scaled: Partial<Record<'small' | 'large', ServerProcess>> = {}
+const variants: Record<string, ServerProcess> = {}
 try {
   const files = {
     main: chosen.length > 0 ? await serviceDatabase('service', pets) : '',
@@ -522,6 +556,7 @@ try {
     }
     for (const line of loadLines) console.log(`\n${line}`)
     rss = Object.fromEntries(Object.entries(servers).map(([name, server]) => [name, peakRss(server.child.pid!)]))
+    if (chosen.includes(rows[0]!)) await behaviourCosts(files.main)
 
     // Scaling is the database path's: with the cache on, a small table is served from memory
     // and a large one, read at random, mostly is not, which says nothing about the queries.

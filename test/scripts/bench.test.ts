@@ -8,8 +8,8 @@ import t from 'tap'
 import { runScript } from '../helpers/process.ts'
 import { postgresSkipReason } from '../helpers/services.ts'
 
-// Seven servers, a timed start, and two more servers on PostgreSQL, on a machine busy with
-// the other test files.
+// Ten servers (three of them only for the listing's costs), a timed start, and two more
+// servers on PostgreSQL, on a machine busy with the other test files.
 t.test('the benchmark runs and reports every row', { timeout: 300_000 }, async (t) => {
   const postgres = await postgresSkipReason()
   const { stdout } = await runScript('scripts/bench.ts', [
@@ -22,6 +22,9 @@ t.test('the benchmark runs and reports every row', { timeout: 300_000 }, async (
     'p99 latency of the read scenarios', 'peak RSS under the `GET /v1/pets?limit=20` load', 'peak RSS after every scenario, writes included', '`npm start` to the first 200', 'every read at 300 pets vs at 50'
   ]) t.match(stdout, row, row)
   t.match(stdout, /\| GET \/v1\/pets\?limit=20 \| \d+ \| \d+ \| \d+ \| \d+ \| \d+ \| [\d.]+× \| [\d.]+× \| [\d.]+× \|/, 'the listing against every peer')
+  for (const variant of ['(nothing: the service)', 'no log line', 'no per-key limit', 'neither']) {
+    t.match(stdout, new RegExp(`\\| ${variant.replace(/[()]/g, '\\$&')} \\| \\d+ \\| [\\d.]+× \\|`), `the listing's cost, the service without: ${variant}`)
+  }
   t.match(stdout, /\nload generator CPU during GET \/v1\/pets\?limit=20 .*: \d+% against the service, \d+% against the ceiling/, 'the load generator\'s CPU beside the ceiling')
 
   if (postgres !== false) {

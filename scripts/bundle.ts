@@ -6,15 +6,16 @@
  * (docs/performance.md).
  *
  * Left outside the bundle, and loaded from node_modules as usual:
- * - packages that read files of their own beside their code (a native addon, Swagger UI's
- *   page, pino's transport workers), which a bundle would move away from them;
+ * - a native addon, and pino, whose transports run in worker threads it starts by file name;
  * - drivers only some deployments load (`import()`ed when configured).
  *
- * Each bundled module of ours keeps its own `import.meta.url`, so the files it finds
- * relative to itself (the OpenAPI document) are found from the bundle too.
+ * Each bundled module keeps its own location: ours their `import.meta.url`, so the files
+ * they find relative to themselves (the OpenAPI document) are found from the bundle too, and
+ * a package its `__dirname` and `__filename` in node_modules, where the files it reads beside
+ * its code (Swagger UI's page and assets) still are.
  */
 import { readFileSync } from 'node:fs'
-import { relative } from 'node:path'
+import { dirname, relative } from 'node:path'
 import { build, type Plugin } from 'esbuild'
 
 const root = new URL('..', import.meta.url).pathname
@@ -22,8 +23,7 @@ const outfile = `${root}dist/server.js`
 
 const EXTERNAL = [
   'better-sqlite3', // native addon
-  '@fastify/swagger', '@fastify/swagger-ui', // read their package.json and page assets
-  'pino', 'pino-pretty', // transports run in worker threads loaded by file name
+  'pino-pretty', // a transport: pino runs it in a worker thread, by its file name
   'pg', 'ioredis' // only with DATABASE_URL=postgres://... or REDIS_URL
 ]
 
@@ -39,6 +39,30 @@ const ownImportMetaUrl: Plugin = {
   }
 }
 
+/**
+ * `__dirname` and `__filename` in a bundled package's module are its own file's in
+ * node_modules, found from the bundle's location when it runs (dist/ and node_modules/ are
+ * siblings). Declared after a leading "use strict", which must stay the module's first
+ * statement, and on the same line, so the source map's lines still match.
+ */
+const ownDirname: Plugin = {
+  name: 'own-dirname',
+  setup (build) {
+    build.onLoad({ filter: /\/node_modules\/.*\.c?js$/ }, ({ path }) => {
+      const source = readFileSync(path, 'utf8')
+      if (!USES_ITS_LOCATION.test(source)) return undefined
+      if (/\b(var|let|const)\s+(__dirname|__filename)\b/.test(source)) throw new Error(`${path} declares __dirname or __filename itself: bundle.ts cannot place it`)
+      rewritten.add(relative(root, path))
+      const file = JSON.stringify(relative(`${root}dist`, path))
+      const location = `var __filename = require('node:path').join(__bundleDirname, ${file}), __dirname = require('node:path').dirname(__filename);`
+      const strict = /^\s*(['"])use strict\1;?/.exec(source)?.[0] ?? ''
+      return { contents: `${strict};${location}${source.slice(strict.length)}`, loader: 'js', resolveDir: dirname(path) }
+    })
+  }
+}
+const USES_ITS_LOCATION = /\b__dirname\b|\b__filename\b/
+const rewritten = new Set<string>()
+
 const result = await build({
   absWorkingDir: root,
   entryPoints: ['dist/src/server.js'],
@@ -48,9 +72,10 @@ const result = await build({
   format: 'esm',
   target: 'node20',
   external: EXTERNAL,
-  plugins: [ownImportMetaUrl],
-  // CommonJS packages inside an ES module bundle still call `require` for Node's modules.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  plugins: [ownImportMetaUrl, ownDirname],
+  // CommonJS packages inside an ES module bundle still call `require` for Node's modules;
+  // `__bundleDirname` is dist/, where `ownDirname` finds node_modules from.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url); const __bundleDirname = require('node:path').dirname(require('node:url').fileURLToPath(import.meta.url));" },
   // V8 keeps a module's whole source in memory (to compile functions when first called),
   // two bytes a character once a comment holds one non-ASCII character: the readable
   // bundle cost 5.2 MiB of heap, this one about a quarter of that. Names are kept, so
@@ -64,9 +89,6 @@ const result = await build({
   logLevel: 'warning'
 })
 
-// A bundled package that looks for files beside its own code would look beside the bundle.
-const bundled = readFileSync(outfile, 'utf8')
-if (/\b__dirname\b|\b__filename\b/.test(bundled)) {
-  const culprits = Object.keys(result.metafile.inputs).filter((input) => /\b__dirname\b|\b__filename\b/.test(readFileSync(`${root}${input}`, 'utf8')))
-  throw new Error(`the bundle refers to __dirname or __filename (from ${culprits.join(', ')}): add the package to EXTERNAL in scripts/bundle.ts`)
-}
+// A module of ours that looked for files beside itself by `__dirname` would look beside the bundle.
+const culprits = Object.keys(result.metafile.inputs).filter((input) => !rewritten.has(input) && USES_ITS_LOCATION.test(readFileSync(`${root}${input}`, 'utf8')))
+if (culprits.length > 0) throw new Error(`the bundle refers to __dirname or __filename (from ${culprits.join(', ')}): use import.meta.url`)

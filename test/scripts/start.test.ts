@@ -86,7 +86,7 @@ async function servedSummary (t: Test, project: string, ceilingMs = 20_000) {
   if (started.npm.exitCode !== null) throw new Error(`npm start exited with ${started.npm.exitCode}:\n${started.stdout()}${started.stderr()}`)
   const base = ADDRESS.exec(started.stdout())![1]!
   const document = await (await fetch(`${base}/docs/json`)).json() as { info: { summary: string } }
-  return { ...started, summary: document.info.summary }
+  return { ...started, base, summary: document.info.summary }
 }
 
 async function stop (started: ReturnType<typeof npmStart>) {
@@ -109,6 +109,14 @@ t.test('the document edited since the build: npm start rebuilds dist/, then serv
   t.match(started.stderr(), '> petstore-service@1.0.0 build', 'the build\'s output shows, on stderr')
   t.notMatch(started.stdout(), '> petstore-service@1.0.0 build', 'stdout stays the log stream')
   t.equal(staleness(projectUrl), undefined, 'dist/ is now the build of these sources')
+
+  // The bundle holds Swagger UI's plugin, which serves its page's files from its own folder.
+  const asset = await fetch(`${started.base}/docs/static/swagger-ui.css`)
+  t.equal(asset.status, 200, 'Swagger UI\'s stylesheet, from its package in node_modules')
+  t.match(asset.headers.get('content-type'), /^text\/css/)
+  t.ok((await asset.text()).includes('.swagger-ui'), 'the stylesheet itself')
+  // And pino, which writes each request's line.
+  await until(() => /"msg":"request completed"/.test(started.stdout()), 'the request\'s log line')
   t.same(await stop(started), [0, null], 'SIGTERM ends it with 0')
 })
 

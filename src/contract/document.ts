@@ -41,13 +41,16 @@ export class ApiDocument {
   /** The path of the first server (`/v1`): the prefix every operation is served under. */
   readonly prefix: string
 
-  /** `parsed`: the document already parsed from `yaml`, by the build (see `read`). */
-  constructor (yaml: string, readonly source = 'the OpenAPI document', parsed?: JsonObject) {
+  /** Each `$ref` target inlined once: `dereference` is asked for the same ones again and again. */
+  readonly #dereferenced = new Map<string, Json>()
+
+  /** `built`: the document already parsed from `yaml`, and its JSON, by the build (see `read`). */
+  constructor (yaml: string, readonly source = 'the OpenAPI document', built?: { document: JsonObject, json: string }) {
     this.yaml = yaml
-    this.document = parsed ?? parse(yaml, (_key, value) =>
+    this.document = built?.document ?? parse(yaml, (_key, value) =>
       typeof value === 'bigint' && Number.isSafeInteger(Number(value)) ? Number(value) : value,
     { intAsBigInt: true }) as JsonObject
-    this.json = stringify(this.document) as string
+    this.json = built?.json ?? stringify(this.document) as string
     this.operations = new Map(Object.entries(this.document.paths as JsonObject).flatMap(([path, item]) =>
       Object.entries(item as JsonObject)
         .filter(([method]) => HTTP_METHODS.includes(method))
@@ -62,14 +65,15 @@ export class ApiDocument {
 
   /**
    * Reads a YAML document. The build (`npm run build`) also writes it as JSON beside the
-   * YAML in dist/spec/; when that is there, it is read instead, since parsing YAML is the
-   * larger part of the start. Integers keep every digit either way.
+   * YAML in dist/spec/ (this class's `json`); when that is there, it is read instead, since
+   * parsing YAML is the larger part of the start. Integers keep every digit either way.
    */
   static read (file: URL, source = String(file)): ApiDocument {
     const yaml = readFileSync(file, 'utf8')
-    const json = new URL(file.href.replace(/\.ya?ml$/, '.json'))
-    if (json.href === file.href || !existsSync(json)) return new ApiDocument(yaml, source)
-    return new ApiDocument(yaml, source, parseJson(readFileSync(json, 'utf8')) as JsonObject)
+    const jsonFile = new URL(file.href.replace(/\.ya?ml$/, '.json'))
+    if (jsonFile.href === file.href || !existsSync(jsonFile)) return new ApiDocument(yaml, source)
+    const json = readFileSync(jsonFile, 'utf8')
+    return new ApiDocument(yaml, source, { document: parseJson(json) as JsonObject, json })
   }
 
   operation (operationId: string): Operation {
@@ -89,11 +93,20 @@ export class ApiDocument {
     }, this.document)
   }
 
-  /** `node` with every `$ref` inlined, so it stands alone. The document has no recursive schemas. */
+  /**
+   * `node` with every `$ref` inlined, so it stands alone. The document has no recursive
+   * schemas. What a `$ref` points to is inlined once and shared by every result that refers
+   * to it: a caller reads a result, and copies what it would change.
+   */
   dereference (node: Json): Json {
     if (Array.isArray(node)) return node.map((item) => this.dereference(item))
     if (node === null || typeof node !== 'object') return node
-    if (typeof node.$ref === 'string') return this.dereference(this.resolve(node.$ref))
+    if (typeof node.$ref === 'string') {
+      const ref = node.$ref
+      let target = this.#dereferenced.get(ref)
+      if (target === undefined) this.#dereferenced.set(ref, target = this.dereference(this.resolve(ref)))
+      return target
+    }
     return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, this.dereference(value)]))
   }
 

@@ -11,7 +11,7 @@
  *   transactions running and the next to start. Any transaction that writes, in any
  *   session of any instance, takes an id that moves it, and it never comes back to an
  *   earlier value; transactions that only read leave it alone. One round trip, with no
- *   table read.
+ *   table read, shared by the reads of one turn of the event loop (`sharedPerTurn`).
  * @see https://www.sqlite.org/pragma.html#pragma_data_version
  * @see https://www.postgresql.org/docs/current/functions-info.html#FUNCTIONS-PG-SNAPSHOT
  */
@@ -55,6 +55,25 @@ const SNAPSHOT = CompiledQuery.raw('select pg_current_snapshot()::text as snapsh
 export function watchPostgresDataVersion (db: Kysely<Database>): void {
   readers.set(db, {
     immediate: false,
-    read: async () => (await db.executeQuery(SNAPSHOT)).rows[0]!.snapshot
+    read: sharedPerTurn(async () => (await db.executeQuery(SNAPSHOT)).rows[0]!.snapshot)
   })
+}
+
+/**
+ * `read`, shared by the callers of one turn of the event loop: the first caller's read is
+ * sent after the turn, once every request the turn took from its sockets has been handled
+ * up to here, and they all share its answer; a caller after it was sent waits for the next.
+ * Every answer is therefore taken after each request sharing it had arrived, so it is as
+ * fresh for each as a read of its own (any commit acknowledged before a request was sent
+ * is in it), while a busy server sends one query per turn instead of one per request.
+ */
+export function sharedPerTurn<T> (read: () => Promise<T>): () => Promise<T> {
+  let next: Promise<T> | undefined
+  return () => {
+    next ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      next = undefined
+      return read()
+    })
+    return next
+  }
 }

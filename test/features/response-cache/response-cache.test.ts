@@ -10,7 +10,7 @@ import pg from 'pg'
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
 import { encodeCursor } from '../../../src/contract/paging.ts'
-import type { DataVersion } from '../../../src/database/data-version.ts'
+import { sharedPerTurn, type DataVersion } from '../../../src/database/data-version.ts'
 import { flat, ResponseCache } from '../../../src/features/response-cache/cache.ts'
 import { cacheKeyOf } from '../../../src/features/response-cache/key.ts'
 import { AUTH, build, JSON_HEADERS, TEST_DATABASE, testDatabaseUrl } from '../../helpers/app.ts'
@@ -202,6 +202,41 @@ t.test('versions read with a query (PostgreSQL): served under its own version on
   cache.keep('listPets', third, answer)
   t.equal(cache.get('listPets', second), undefined, 'a lookup that read an older version never gets a newer answer')
   t.match(cache.get('listPets', third), answer)
+})
+
+t.test('a version read with a query is shared by the reads asked for in one turn, and taken after the last of them', async (t) => {
+  const events: string[] = []
+  let reads = 0
+  const shared = sharedPerTurn(async () => { events.push('query sent'); return `version ${++reads}` })
+  const first = shared()
+  events.push('another request arrives')
+  const second = shared()
+  t.equal(second, first, 'one read for both')
+  t.same(await Promise.all([first, second]), ['version 1', 'version 1'])
+  t.same(events, ['another request arrives', 'query sent'], 'sent after every request sharing it had asked')
+  t.equal(await shared(), 'version 2', 'a read asked for once the query was sent waits for the next one')
+
+  let fail = true
+  const failing = sharedPerTurn(async () => { if (fail) throw new Error('stalled'); return 'fresh' })
+  const refused = await Promise.allSettled([failing(), failing()])
+  t.same(refused.map((outcome) => outcome.status), ['rejected', 'rejected'], 'a failed read fails every request that shared it')
+  fail = false
+  t.equal(await failing(), 'fresh', 'and the next read is a new query')
+})
+
+t.test('concurrent hits read the data version once: on PostgreSQL one query for them all', async (t) => {
+  const app = await build(t, { metrics: true, keySyncIntervalMs: 3_600_000 })
+  await create(app, 'Rex')
+  const first = await readCached(app, '/v1/pets?limit=1')
+  const before = await queries(app)
+  const hits = await Promise.all(Array.from({ length: 10 }, () => read(app, '/v1/pets?limit=1')))
+  t.same(hits.map((hit) => hit.statusCode), Array(10).fill(200))
+  t.ok(hits.every((hit) => hit.body === first.body && hit.headers.etag === first.headers.etag), 'each the cached answer')
+  t.equal(await queries(app) - before, postgres ? 1 : 0, postgres ? 'one data version query for the ten' : 'no query on SQLite')
+  // Each is as fresh as a read of its own: a write acknowledged before them is in every answer.
+  await create(app, 'Max')
+  const after = await Promise.all(Array.from({ length: 10 }, () => read(app, '/v1/pets?limit=2')))
+  t.ok(after.every((hit) => hit.statusCode === 200 && names(hit.body).join() === 'Rex,Max'), 'the write is in every answer')
 })
 
 t.test('flat: the same text, any character included', async (t) => {

@@ -6,13 +6,13 @@
  * (docs/performance.md).
  *
  * Left outside the bundle, and loaded from node_modules as usual:
- * - a native addon, and pino, whose transports run in worker threads it starts by file name;
+ * - a native addon, and pino-pretty, a transport that pino runs in a worker thread;
  * - drivers only some deployments load (`import()`ed when configured).
  *
  * Each bundled module keeps its own location: ours their `import.meta.url`, so the files
  * they find relative to themselves (the OpenAPI document) are found from the bundle too, and
  * a package its `__dirname` and `__filename` in node_modules, where the files it reads beside
- * its code (Swagger UI's page and assets) still are.
+ * its code still are (Swagger UI's page and assets, the worker that pino's transports run in).
  */
 import { readFileSync } from 'node:fs'
 import { dirname, relative } from 'node:path'
@@ -42,8 +42,8 @@ const ownImportMetaUrl: Plugin = {
 /**
  * `__dirname` and `__filename` in a bundled package's module are its own file's in
  * node_modules, found from the bundle's location when it runs (dist/ and node_modules/ are
- * siblings). Declared after a leading "use strict", which must stay the module's first
- * statement, and on the same line, so the source map's lines still match.
+ * siblings). Declared after the module's "use strict" (and any comment before it), which must
+ * stay its first statement, and on the same line, so the source map's lines still match.
  */
 const ownDirname: Plugin = {
   name: 'own-dirname',
@@ -55,12 +55,13 @@ const ownDirname: Plugin = {
       rewritten.add(relative(root, path))
       const file = JSON.stringify(relative(`${root}dist`, path))
       const location = `var __filename = require('node:path').join(__bundleDirname, ${file}), __dirname = require('node:path').dirname(__filename);`
-      const strict = /^\s*(['"])use strict\1;?/.exec(source)?.[0] ?? ''
+      const strict = STRICT_PROLOGUE.exec(source)?.[0] ?? ''
       return { contents: `${strict};${location}${source.slice(strict.length)}`, loader: 'js', resolveDir: dirname(path) }
     })
   }
 }
 const USES_ITS_LOCATION = /\b__dirname\b|\b__filename\b/
+const STRICT_PROLOGUE = /^(\s*(\/\/[^\n]*\n|\/\*[\s\S]*?\*\/))*\s*(['"])use strict\3;?/
 const rewritten = new Set<string>()
 
 const result = await build({

@@ -52,6 +52,18 @@ t.test('npm start makes a first key, serves with it, logs no secret and stops cl
   t.equal((await once(second.child, 'exit'))[0], 0)
 })
 
+t.test('npm start with LOG_FORMAT=pretty writes lines for people, through the transport pino runs in a worker', async (t) => {
+  // pino is bundled; the transport's worker is loaded from node_modules, where pino's own files are.
+  const key = 'pretty-log-test-key-not-a-secret'
+  const server = await startServer(t, { LOG_FORMAT: 'pretty', PETSTORE_API_KEYS: key }, { built: true })
+  const answer = await fetch(`${server.base}/v1/pets`, { headers: { authorization: `Bearer ${key}` } })
+  t.equal(answer.status, 200)
+  await until(() => /\] INFO: request completed$/m.test(server.output()), 'the request\'s line')
+  t.notMatch(server.output(), /^\{"level"/m, 'no JSON line')
+  server.child.kill('SIGTERM')
+  t.equal((await once(server.child, 'exit'))[0], 0, 'SIGTERM ends it with 0')
+})
+
 t.test('with METRICS_PORT, metrics are served on their own listener, not on the API port', async (t) => {
   const server = await startServer(t, { PETSTORE_API_KEYS: 'metrics-test-key-not-a-secret-0', METRICS_PORT: '0' })
   await until(() => server.output().includes('"metricsUrl"'), 'the metrics address in the log')

@@ -27,12 +27,22 @@ const EXTERNAL = [
   'pg', 'ioredis' // only with DATABASE_URL=postgres://... or REDIS_URL
 ]
 
-/** `import.meta.url` in a module of dist/ becomes that module's own URL, relative to the bundle. */
+const USES_ITS_LOCATION = /\b__dirname\b|\b__filename\b/
+const STRICT_PROLOGUE = /^(\s*(\/\/[^\n]*\n|\/\*[\s\S]*?\*\/))*\s*(['"])use strict\3;?/
+
+/**
+ * `import.meta.url` in a module of ours (dist/) becomes that module's own URL, relative to
+ * the bundle. A module of ours that looked for files beside itself by `__dirname` would
+ * look beside the bundle, so it stops the build.
+ */
 const ownImportMetaUrl: Plugin = {
   name: 'own-import-meta-url',
   setup (build) {
     build.onLoad({ filter: /\/dist\/.*\.js$/ }, ({ path }) => {
+      // A package's own dist/ folder is the next plugin's.
+      if (!path.startsWith(`${root}dist/`)) return undefined
       const source = readFileSync(path, 'utf8')
+      if (USES_ITS_LOCATION.test(source)) throw new Error(`${path} refers to __dirname or __filename: use import.meta.url`)
       const own = `new URL(${JSON.stringify(`./${relative(`${root}dist`, path)}`)}, import.meta.url).href`
       return { contents: source.replaceAll('import.meta.url', own), loader: 'js' }
     })
@@ -40,19 +50,19 @@ const ownImportMetaUrl: Plugin = {
 }
 
 /**
- * `__dirname` and `__filename` in a bundled package's module are its own file's in
- * node_modules, found from the bundle's location when it runs (dist/ and node_modules/ are
- * siblings). Declared after the module's "use strict" (and any comment before it), which must
- * stay its first statement, and on the same line, so the source map's lines still match.
+ * `__dirname` and `__filename` in any other bundled module (a package's) are its own file's
+ * in node_modules, found from the bundle's location when it runs (dist/ and node_modules/
+ * are siblings). Declared after the module's "use strict" (and any comment before it),
+ * which must stay its first statement, and on the same line, so the source map's lines
+ * still match.
  */
 const ownDirname: Plugin = {
   name: 'own-dirname',
   setup (build) {
-    build.onLoad({ filter: /\/node_modules\/.*\.c?js$/ }, ({ path }) => {
+    build.onLoad({ filter: /\.[cm]?js$/ }, ({ path }) => {
       const source = readFileSync(path, 'utf8')
       if (!USES_ITS_LOCATION.test(source)) return undefined
       if (/\b(var|let|const)\s+(__dirname|__filename)\b/.test(source)) throw new Error(`${path} declares __dirname or __filename itself: bundle.ts cannot place it`)
-      rewritten.add(relative(root, path))
       const file = JSON.stringify(relative(`${root}dist`, path))
       const location = `var __filename = require('node:path').join(__bundleDirname, ${file}), __dirname = require('node:path').dirname(__filename);`
       const strict = STRICT_PROLOGUE.exec(source)?.[0] ?? ''
@@ -60,11 +70,8 @@ const ownDirname: Plugin = {
     })
   }
 }
-const USES_ITS_LOCATION = /\b__dirname\b|\b__filename\b/
-const STRICT_PROLOGUE = /^(\s*(\/\/[^\n]*\n|\/\*[\s\S]*?\*\/))*\s*(['"])use strict\3;?/
-const rewritten = new Set<string>()
 
-const result = await build({
+await build({
   absWorkingDir: root,
   entryPoints: ['dist/src/server.js'],
   outfile,
@@ -86,10 +93,5 @@ const result = await build({
   // License comments (one holds a non-ASCII name) go to dist/server.js.LEGAL.txt.
   legalComments: 'external',
   sourcemap: true,
-  metafile: true,
   logLevel: 'warning'
 })
-
-// A module of ours that looked for files beside itself by `__dirname` would look beside the bundle.
-const culprits = Object.keys(result.metafile.inputs).filter((input) => !rewritten.has(input) && USES_ITS_LOCATION.test(readFileSync(`${root}${input}`, 'utf8')))
-if (culprits.length > 0) throw new Error(`the bundle refers to __dirname or __filename (from ${culprits.join(', ')}): use import.meta.url`)

@@ -25,7 +25,7 @@ import redis from './features/rate-limit/redis.ts'
 import requestIds from './http/request-id-plugin.ts'
 import requireHost from './http/require-host.ts'
 import responseCache from './features/response-cache/plugin.ts'
-import { immediateCachedReads, waitingCachedReads } from './features/response-cache/cached.ts'
+import { cachedReadsAroundDeadline, cachedReadsWithinDeadline } from './features/response-cache/cached.ts'
 import security, { API_SECURITY_HEADERS } from './http/security-headers.ts'
 import specRoutes, { type SpecRoutesOptions } from './contract/wiring.ts'
 import validation from './contract/validation.ts'
@@ -135,8 +135,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
       now: options.now ?? (() => new Date()),
       responseTimeoutMs: timeouts.responseMs,
       // A create's transaction waits on the database with it, as a cache lookup does on
-      // PostgreSQL; on SQLite a cache hit waits on nothing.
-      wrappers: { insideDeadline: [idempotentCreates, waitingCachedReads], outsideDeadline: [immediateCachedReads] }
+      // PostgreSQL; on SQLite a cache hit waits on nothing but the end of its turn.
+      wrappers: { insideDeadline: [idempotentCreates, cachedReadsWithinDeadline], outsideDeadline: [cachedReadsAroundDeadline] }
     })
   } catch (error) {
     // Whatever started (the database, timers) stops with the failed start.

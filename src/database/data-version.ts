@@ -5,8 +5,9 @@
  *
  * - SQLite: `PRAGMA data_version`, which moves when another connection, in this process or
  *   another, commits, with `total_changes()`, which moves when this connection changes a
- *   row. Read at once, without a query through Kysely; the same object comes back while
- *   neither moves.
+ *   row. Read without a query through Kysely, once per turn of the event loop
+ *   (`sharedPerTurn`): each read opens a WAL read transaction (two locks and a file check),
+ *   which was a tenth of a cached read. The same object comes back while neither moves.
  * - PostgreSQL: the server's current snapshot (`pg_current_snapshot()`, as text): the
  *   transactions running and the next to start. Any transaction that writes, in any
  *   session of any instance, takes an id that moves it, and it never comes back to an
@@ -22,9 +23,14 @@ import type { Database } from './schema.ts'
 /** Compared with `===` only. */
 export type DataVersion = object | string
 
-export type DataVersionReader =
-  | { immediate: true, read: () => DataVersion }
-  | { immediate: false, read: () => Promise<DataVersion> }
+export interface DataVersionReader {
+  /**
+   * Whether a read waits on the database (a query to a server, which may stall), and so
+   * belongs within a request's deadline; on SQLite it waits for the end of the turn only.
+   */
+  waitsOnDatabase: boolean
+  read: () => Promise<DataVersion>
+}
 
 const readers = new WeakMap<Kysely<Database>, DataVersionReader>()
 
@@ -39,13 +45,13 @@ export function watchDataVersion (db: Kysely<Database>, sqlite: SQLite.Database)
   const changes = sqlite.prepare('select total_changes()').pluck().safeIntegers(false)
   let last: readonly [number, number] = [Number.NaN, Number.NaN]
   readers.set(db, {
-    immediate: true,
-    read () {
+    waitsOnDatabase: false,
+    read: sharedPerTurn(() => {
       const version = dataVersion.get() as number
       const changed = changes.get() as number
       if (version !== last[0] || changed !== last[1]) last = [version, changed]
       return last
-    }
+    })
   })
 }
 
@@ -54,20 +60,20 @@ const SNAPSHOT = CompiledQuery.raw('select pg_current_snapshot()::text as snapsh
 /** Makes the data version of `db`, a PostgreSQL database, readable. */
 export function watchPostgresDataVersion (db: Kysely<Database>): void {
   readers.set(db, {
-    immediate: false,
+    waitsOnDatabase: true,
     read: sharedPerTurn(async () => (await db.executeQuery(SNAPSHOT)).rows[0]!.snapshot)
   })
 }
 
 /**
  * `read`, shared by the callers of one turn of the event loop: the first caller's read is
- * sent after the turn, once every request the turn took from its sockets has been handled
- * up to here, and they all share its answer; a caller after it was sent waits for the next.
+ * made after the turn, once every request the turn took from its sockets has been handled
+ * up to here, and they all share its answer; a caller after it was made waits for the next.
  * Every answer is therefore taken after each request sharing it had arrived, so it is as
  * fresh for each as a read of its own (any commit acknowledged before a request was sent
- * is in it), while a busy server sends one query per turn instead of one per request.
+ * is in it), while a busy server reads once per turn instead of once per request.
  */
-export function sharedPerTurn<T> (read: () => Promise<T>): () => Promise<T> {
+export function sharedPerTurn<T> (read: () => T | Promise<T>): () => Promise<T> {
   let next: Promise<T> | undefined
   return () => {
     next ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {

@@ -74,17 +74,16 @@ export class ResponseCache {
   }
 
   /**
-   * Whether the version is read at once (SQLite), or with a query that waits on the
-   * database (PostgreSQL), and so within the request's deadline.
+   * Whether the version is read with a query that waits on the database (PostgreSQL), and
+   * so within the request's deadline, or in this process (SQLite).
    */
-  get immediate (): boolean {
-    return this.reader.immediate
+  get waitsOnDatabase (): boolean {
+    return this.reader.waitsOnDatabase
   }
 
   /** The database's version now (the same value while it stands still), emptying the cache if it moved. */
-  version (): DataVersion | Promise<DataVersion> {
-    if (this.reader.immediate) return this.#seen(this.reader.read())
-    return this.reader.read().then((version) => this.#seen(version))
+  async version (): Promise<DataVersion> {
+    return this.#seen(await this.reader.read())
   }
 
   #seen (version: DataVersion): DataVersion {

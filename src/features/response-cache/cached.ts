@@ -1,14 +1,14 @@
 /**
  * The response cache (./cache.ts) around reads, as wrappers the wiring applies
  * (../../contract/wrapper.ts): on SQLite around the deadline, since a hit waits on nothing
- * and a stalled database leaves it served; on PostgreSQL within it, since each lookup
- * reads the data version with a query that may wait on a stalled database.
+ * but the end of its turn of the event loop (the data version is read once per turn) and a
+ * stalled database leaves it served; on PostgreSQL within it, since each lookup reads the
+ * data version with a query that may wait on a stalled database.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { parameterNames, type HandlerWrapper } from '../../contract/wrapper.ts'
 import { entityTag } from '../../http/conditional.ts'
 import { JSON_MEDIA_TYPE } from '../../http/media-type.ts'
-import type { DataVersion } from '../../database/data-version.ts'
 import { flat } from './cache.ts'
 import { cacheKeyOf } from './key.ts'
 
@@ -19,13 +19,12 @@ import { cacheKeyOf } from './key.ts'
  * ResponseCache.admits), keyed by the operation and its validated parameters, which is
  * all a read depends on (the key check and validation have run before, on every request).
  */
-const cachedReads = (immediate: boolean): HandlerWrapper => (app, operation, handler) => {
+const cachedReads = (waitsOnDatabase: boolean): HandlerWrapper => (app, operation, handler) => {
   const cache = app.responseCache
-  if (operation.method !== 'GET' || cache === undefined || cache.immediate !== immediate) return handler
+  if (operation.method !== 'GET' || cache === undefined || cache.waitsOnDatabase !== waitsOnDatabase) return handler
   const keyOf = cacheKeyOf(operation.operationId, parameterNames(operation, 'params'), parameterNames(operation, 'querystring'))
   return async function cachedHandler (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
-    // Awaited only where it waits on the database: a hit on SQLite takes no turn of the event loop.
-    const version = immediate ? cache.version() as DataVersion : await cache.version()
+    const version = await cache.version()
     const key = keyOf(request.params, request.query)
     const hit = cache.get(key, version)
     if (hit !== undefined) {
@@ -49,7 +48,7 @@ const cachedReads = (immediate: boolean): HandlerWrapper => (app, operation, han
   }
 }
 
-/** Around the deadline: where the data version is read at once (SQLite). */
-export const immediateCachedReads = cachedReads(true)
+/** Around the deadline: where the data version is read in this process (SQLite). */
+export const cachedReadsAroundDeadline = cachedReads(false)
 /** Within the deadline: where reading the data version waits on the database (PostgreSQL). */
-export const waitingCachedReads = cachedReads(false)
+export const cachedReadsWithinDeadline = cachedReads(true)

@@ -10,7 +10,7 @@ import pg from 'pg'
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
 import { encodeCursor } from '../../../src/contract/paging.ts'
-import { sharedPerTurn, type DataVersion } from '../../../src/database/data-version.ts'
+import { dataVersionOf, sharedPerTurn, type DataVersion } from '../../../src/database/data-version.ts'
 import { flat, ResponseCache } from '../../../src/features/response-cache/cache.ts'
 import { cacheKeyOf } from '../../../src/features/response-cache/key.ts'
 import { AUTH, build, JSON_HEADERS, TEST_DATABASE, testDatabaseUrl } from '../../helpers/app.ts'
@@ -39,7 +39,7 @@ async function queries (app: FastifyInstance): Promise<number> {
 t.test('a read is cached from its second request on, and then costs no query but, on PostgreSQL, the data version', async (t) => {
   // No key sync during the test: its queries would be counted too.
   const app = await build(t, { metrics: true, keySyncIntervalMs: 3_600_000 })
-  t.equal(app.responseCache?.immediate, !postgres, postgres ? 'read within the deadline on PostgreSQL' : 'read at once on SQLite')
+  t.equal(app.responseCache?.waitsOnDatabase, postgres, postgres ? 'read within the deadline on PostgreSQL' : 'read in this process on SQLite')
   await create(app, 'Rex')
   const once = await read(app, '/v1/pets?limit=1')
   t.equal(app.responseCache?.size, 0, 'a URL read once is not kept')
@@ -169,14 +169,14 @@ const FIXED = [1, 0] as const
 
 t.test('an answer is served only to lookups that read the version it was read at', async (t) => {
   let version: DataVersion = [1, 0]
-  const cache = new ResponseCache({ immediate: true, read: () => version }, 1 << 20)
+  const cache = new ResponseCache({ waitsOnDatabase: false, read: async () => version }, 1 << 20)
   const answer = { body: '[]', etag: '"x"', headers: {} }
-  const before = cache.version() as DataVersion
-  t.equal(cache.version(), before, 'the same version while nothing moves')
+  const before = await cache.version()
+  t.equal(await cache.version(), before, 'the same version while nothing moves')
   cache.keep('/v1/pets', before, answer)
   t.match(cache.get('/v1/pets', before), answer)
   version = [1, 1]
-  const now = cache.version() as DataVersion
+  const now = await cache.version()
   t.equal(cache.get('/v1/pets', now), undefined, 'another connection committed: not served')
   t.equal(cache.size, 0, 'and emptied')
   cache.keep('/v1/pets', before, answer)
@@ -188,8 +188,8 @@ t.test('an answer is served only to lookups that read the version it was read at
 t.test('versions read with a query (PostgreSQL): served under its own version only, whatever order the reads end in', async (t) => {
   const versions = ['10:12:', '10:13:12', '10:13:']
   let reads = 0
-  const cache = new ResponseCache({ immediate: false, read: async () => versions[reads++]! }, 1 << 20)
-  t.equal(cache.immediate, false)
+  const cache = new ResponseCache({ waitsOnDatabase: true, read: async () => versions[reads++]! }, 1 << 20)
+  t.equal(cache.waitsOnDatabase, true)
   const answer = { body: '[]', etag: '"x"', headers: {} }
   const first = await cache.version()
   cache.keep('listPets', first, answer)
@@ -224,6 +224,22 @@ t.test('a version read with a query is shared by the reads asked for in one turn
   t.equal(await failing(), 'fresh', 'and the next read is a new query')
 })
 
+t.test('on SQLite too the reads of one turn share one data version, read after the last of them', { skip: postgres && 'SQLite only' }, async (t) => {
+  const url = await sharedUrl(t)
+  const app = await build(t, { database: { url } })
+  const reader = dataVersionOf(app.db)!
+  t.equal(reader.waitsOnDatabase, false, 'read in this process')
+  const before = await reader.read()
+  const run = await anotherProgram(t, url)
+  const first = reader.read()
+  // Another connection commits after the first read was asked for, in the same turn.
+  await run("insert into pets (name, category_id) values ('Outsider', 2)")
+  const second = reader.read()
+  t.equal(second, first, 'one read for both')
+  t.not(await first, before, 'taken after the commit, so the first sees it too')
+  t.equal(await reader.read(), await first, 'the same version while nothing moves')
+})
+
 t.test('concurrent hits read the data version once: on PostgreSQL one query for them all', async (t) => {
   const app = await build(t, { metrics: true, keySyncIntervalMs: 3_600_000 })
   await create(app, 'Rex')
@@ -245,15 +261,15 @@ t.test('flat: the same text, any character included', async (t) => {
 })
 
 t.test('the cache holds no more than its size', async (t) => {
-  const cache = new ResponseCache({ immediate: true, read: () => FIXED }, 10_000)
-  const version = cache.version() as DataVersion
+  const cache = new ResponseCache({ waitsOnDatabase: false, read: async () => FIXED }, 10_000)
+  const version = await cache.version()
   for (let i = 0; i < 100; i++) cache.keep(`/v1/pets/${i}`, version, { body: 'x'.repeat(1000), etag: '"x"', headers: {} })
   t.ok(cache.size <= 10, `${cache.size} answers kept`)
   t.ok(cache.get('/v1/pets/99', version), 'the newest are kept')
 })
 
 t.test('an answer is kept from its second miss on', async (t) => {
-  const cache = new ResponseCache({ immediate: true, read: () => FIXED }, 1 << 20)
+  const cache = new ResponseCache({ waitsOnDatabase: false, read: async () => FIXED }, 1 << 20)
   t.equal(cache.admits('listPets?limit=20'), false, 'first miss: remembered, not kept')
   t.equal(cache.admits('listPets?limit=20'), true, 'second miss: kept')
   t.equal(cache.seenOnceBytes, 0, 'and no longer counted as seen once')
@@ -262,7 +278,7 @@ t.test('an answer is kept from its second miss on', async (t) => {
 
 t.test('keys seen once cost at most an eighth of the cache, and are forgotten all at once past it', async (t) => {
   const maxBytes = 80_000
-  const cache = new ResponseCache({ immediate: true, read: () => FIXED }, maxBytes)
+  const cache = new ResponseCache({ waitsOnDatabase: false, read: async () => FIXED }, maxBytes)
   const budget = maxBytes / 8
   t.equal(cache.admits('listPets?cursor=first'), false)
   let cleared = false

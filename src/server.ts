@@ -5,6 +5,7 @@ import { buildApp } from './app.ts'
 import { loadConfig, type Config } from './config/config.ts'
 import { announceFirstRunKey, ensureFirstRunKey } from './features/api-keys/first-run.ts'
 import { loggerOptions } from './config/logger.ts'
+import { TurnBatchedDestination } from './config/log-destination.ts'
 import { startMetricsServer, type MetricsServer } from './features/metrics/server.ts'
 import { closeGracefully } from './http/graceful-shutdown.ts'
 import { startFailure } from './config/start-failure.ts'
@@ -25,11 +26,16 @@ function cannotStart (portSetting: string) {
   }
 }
 
+// JSON lines to standard output, a turn of the event loop's lines at a time; pino-pretty,
+// for a person at a terminal, writes from a worker of its own.
+const logOptions = loggerOptions(config.log)
+const logger = 'transport' in logOptions ? logOptions : { ...logOptions, stream: new TurnBatchedDestination(1) }
+
 const app = await buildApp({
   database: config.database,
   apiKeys: config.apiKeys,
   bodyLimit: config.bodyLimit,
-  logger: loggerOptions(config.log),
+  logger,
   trustProxy: config.trustProxy,
   rateLimit: config.rateLimit,
   redisUrl: config.redisUrl,

@@ -70,8 +70,8 @@ const pets = Number(values.pets)
 const sizes = { small: Number(values.small), large: Number(values.large) }
 
 const KEY = 'bench-key-not-a-secret-000000000'
-// The service as `npm start` runs it: its script's node options, then its script (the build in dist/).
-const { script: BUILT_SERVER, nodeArgs: START_OPTIONS } = npmStart()
+// The service as `npm start` runs it: its environment, its script's node options, then its script (the build in dist/).
+const { script: BUILT_SERVER, nodeArgs: START_OPTIONS, env: START_ENV } = npmStart()
 const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-'))
 
 // Servers on the first core, the load generator on the second.
@@ -99,10 +99,10 @@ async function serviceDatabase (name: string, count: number): Promise<string> {
 
 let started = 0
 function start (script: string, env: Record<string, string>): Promise<ServerProcess> {
-  const nodeArgs = script === BUILT_SERVER ? START_OPTIONS : []
+  const built = script === BUILT_SERVER
   // Log lines to a file, as a deployment keeps them, not into a pipe this busy process drains.
   const logFile = join(dir, `server-${++started}.log`)
-  return spawnServer(script, { ...SERVICE_ENV, ...env }, { cores: SERVER_CORES, logFile, nodeArgs })
+  return spawnServer(script, { ...SERVICE_ENV, ...(built && START_ENV), ...env }, { cores: SERVER_CORES, logFile, nodeArgs: built ? START_OPTIONS : [] })
 }
 
 /** A peer makes its own table at start; it is seeded right after. */

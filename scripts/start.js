@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * What `npm start` runs (`exec node OPTIONS scripts/start.js`): the build in dist/, never
+ * What `npm start` runs (`MALLOC_ARENA_MAX=2 exec node OPTIONS scripts/start.js`): the build in dist/, never
  * one older than the sources beside it. When they changed since `npm run build`, or it never
  * ran, the build is made again first, or, where it cannot be (no dev dependencies), the start
  * stops with exit 1 and a line naming `npm run build` (scripts/lib/fresh-build.js).

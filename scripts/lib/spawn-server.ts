@@ -33,17 +33,22 @@ export interface SpawnOptions {
 const root = new URL('../..', import.meta.url)
 
 /**
- * What `npm start` runs: node's options, and its script (package.json's start script,
- * `exec node OPTIONS SCRIPT`; `exec` makes the shell npm starts become node, so the signals
- * npm passes on reach the server). The script, scripts/start.js, serves the build in dist/,
- * rebuilt first when its sources changed.
+ * What `npm start` runs: its environment, node's options, and its script (package.json's
+ * start script, `[NAME=VALUE ...] exec node OPTIONS SCRIPT`; `exec` makes the shell npm
+ * starts become node, so the signals npm passes on reach the server). The script,
+ * scripts/start.js, serves the build in dist/, rebuilt first when its sources changed.
  */
-export function npmStart (): { nodeArgs: string[], script: string } {
+export function npmStart (): { env: Record<string, string>, nodeArgs: string[], script: string } {
   const start = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')).scripts.start as string
   const words = start.split(' ')
+  const env: Record<string, string> = {}
+  for (let word = words[0]; word !== undefined && /^[A-Z_]+=/.test(word); word = words[0]) {
+    const [name, value] = words.shift()!.split('=') as [string, string]
+    env[name] = value
+  }
   if (words[0] === 'exec') words.shift()
-  if (words.shift() !== 'node' || words.length === 0) throw new Error(`npm start is not "[exec] node [OPTIONS] SCRIPT": ${start}`)
-  return { nodeArgs: words.slice(0, -1), script: words.at(-1)! }
+  if (words.shift() !== 'node' || words.length === 0) throw new Error(`npm start is not "[NAME=VALUE ...] [exec] node [OPTIONS] SCRIPT": ${start}`)
+  return { env, nodeArgs: words.slice(0, -1), script: words.at(-1)! }
 }
 const ADDRESS = / on (http:\/\/[^/\s]+)\/v1/
 

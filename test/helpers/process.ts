@@ -28,15 +28,15 @@ export const CHILD_ENV = { ...process.env, _TAPJS_PROCESSINFO_COVERAGE_: '0' }
 /**
  * Starts the server on a free port for test `t`, and kills it at the end of the test if it
  * still runs: from the sources, or, with `built`, the build as `npm start` runs it
- * (scripts/start.js, with its node options). Without a DATABASE_URL in `env`, on a file
+ * (scripts/start.js, with its environment and node options). Without a DATABASE_URL in `env`, on a file
  * database of its own.
  */
 export async function startServer (t: Test, env: Record<string, string>, { built = false } = {}): Promise<ServerProcess> {
-  const { script, nodeArgs } = built ? await builtServer() : { script: 'src/server.ts', nodeArgs: [] }
+  const { script, nodeArgs, env: startEnv } = built ? await builtServer() : { script: 'src/server.ts', nodeArgs: [], env: {} }
   const database = env.DATABASE_URL ?? join(tempDir(t), 'petstore.db')
   // Overload shedding off unless a test asks for it: the test files running beside it on a
   // small machine lag the event loop, and its 503s would blur what a test looks at.
-  const server = await spawnServer(script, { _TAPJS_PROCESSINFO_COVERAGE_: '0', MAX_EVENT_LOOP_DELAY_MS: '0', DATABASE_URL: database, ...env }, { nodeArgs })
+  const server = await spawnServer(script, { ...startEnv, _TAPJS_PROCESSINFO_COVERAGE_: '0', MAX_EVENT_LOOP_DELAY_MS: '0', DATABASE_URL: database, ...env }, { nodeArgs })
   t.teardown(async () => {
     if (server.child.exitCode !== null || server.child.signalCode !== null) return
     server.child.kill('SIGKILL')

@@ -16,6 +16,7 @@ interface Env {
   LOG_FORMAT: 'auto' | 'json' | 'pretty'
   BODY_LIMIT: number
   SQLITE_SYNCHRONOUS: 'FULL' | 'NORMAL'
+  SQLITE_MMAP_MB: number
   DATABASE_POOL_SIZE: number
   DATABASE_CONNECT_TIMEOUT_MS: number
   DATABASE_STATEMENT_TIMEOUT_MS: number
@@ -53,6 +54,8 @@ const schema: JSONSchemaType<Env> = {
     LOG_FORMAT: { type: 'string', enum: ['auto', 'json', 'pretty'], default: DEFAULTS.logFormat },
     BODY_LIMIT: { type: 'integer', minimum: 1, maximum: 10 * 1024 * 1024, default: DEFAULTS.bodyLimit },
     SQLITE_SYNCHRONOUS: { type: 'string', enum: ['FULL', 'NORMAL'], default: DEFAULTS.database.sqliteSynchronous },
+    // SQLite maps at most 2 GiB less 64 KiB (its SQLITE_MAX_MMAP_SIZE on Linux).
+    SQLITE_MMAP_MB: { type: 'integer', minimum: 0, maximum: 2047, default: DEFAULTS.database.sqliteMmapBytes / 2 ** 20 },
     DATABASE_POOL_SIZE: { type: 'integer', minimum: 1, maximum: 1000, default: DEFAULTS.database.poolSize },
     DATABASE_CONNECT_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 600_000, default: DEFAULTS.database.connectTimeoutMs },
     DATABASE_STATEMENT_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 600_000, default: DEFAULTS.database.statementTimeoutMs },
@@ -85,6 +88,7 @@ export interface Config {
   database: {
     url: string
     sqliteSynchronous: 'FULL' | 'NORMAL'
+    sqliteMmapBytes: number
     poolSize: number
     connectTimeoutMs: number
     statementTimeoutMs: number
@@ -161,6 +165,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     database: {
       url: parsed.DATABASE_URL,
       sqliteSynchronous: parsed.SQLITE_SYNCHRONOUS,
+      sqliteMmapBytes: parsed.SQLITE_MMAP_MB * 2 ** 20,
       poolSize: parsed.DATABASE_POOL_SIZE,
       connectTimeoutMs: parsed.DATABASE_CONNECT_TIMEOUT_MS,
       statementTimeoutMs: parsed.DATABASE_STATEMENT_TIMEOUT_MS,

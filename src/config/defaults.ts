@@ -9,7 +9,9 @@ export const DEFAULTS = {
   databaseUrl: './data/petstore.db',
   /**
    * The database, but for its URL. sqliteSynchronous FULL: every acknowledged commit
-   * survives power loss. poolSize: PostgreSQL connections per instance.
+   * survives power loss. sqliteMmapBytes: how much of a SQLite file is read through a
+   * memory map (docs/performance.md, reads at 1M pets). poolSize: PostgreSQL connections
+   * per instance.
    *
    * Then how long the database may take before a request is answered 503 instead.
    * PostgreSQL: connecting (or waiting for a pooled connection), one statement (the server
@@ -23,6 +25,7 @@ export const DEFAULTS = {
    */
   database: {
     sqliteSynchronous: 'FULL',
+    sqliteMmapBytes: 256 * 1024 * 1024,
     poolSize: 10,
     connectTimeoutMs: 2000,
     statementTimeoutMs: 5000,

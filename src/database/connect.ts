@@ -23,6 +23,8 @@ export interface DatabaseSettings {
   url: string
   /** SQLite `synchronous` pragma; FULL makes every acknowledged commit survive power loss. */
   sqliteSynchronous: 'FULL' | 'NORMAL'
+  /** SQLite: bytes of the file read through a memory map; 0 reads it all with read(2). */
+  sqliteMmapBytes: number
   /** PostgreSQL connections per instance. */
   poolSize: number
   /** PostgreSQL: connecting, or waiting for a pooled connection. */
@@ -85,6 +87,7 @@ function connectSqlite (options: DatabaseOptions): Kysely<Database> {
   const { db, sqlite } = openSqlite({
     path: sqlitePath(options.url),
     synchronous: options.sqliteSynchronous,
+    mmapBytes: options.sqliteMmapBytes,
     lockTimeoutMs: options.lockTimeoutMs,
     blockingWaitMs: options.blockingWaitMs,
     idleCheckpointMs: options.idleCheckpointMs,

@@ -10,6 +10,7 @@ t.test('defaults', async (t) => {
     database: {
       url: './data/petstore.db',
       sqliteSynchronous: 'FULL',
+      sqliteMmapBytes: 256 * 1024 * 1024,
       poolSize: 10,
       connectTimeoutMs: 2000,
       statementTimeoutMs: 5000,
@@ -60,6 +61,7 @@ t.test('values from the environment', async (t) => {
     LOG_FORMAT: 'json',
     BODY_LIMIT: '1024',
     SQLITE_SYNCHRONOUS: 'NORMAL',
+    SQLITE_MMAP_MB: '0',
     DATABASE_POOL_SIZE: '25',
     REDIS_URL: 'redis://127.0.0.1:6379/2',
     RATE_LIMIT_MAX: '0',
@@ -89,6 +91,7 @@ t.test('values from the environment', async (t) => {
     database: {
       url: 'sqlite:/var/lib/petstore.db',
       sqliteSynchronous: 'NORMAL',
+      sqliteMmapBytes: 0,
       poolSize: 25,
       connectTimeoutMs: 1500,
       statementTimeoutMs: 4000,
@@ -127,6 +130,8 @@ t.test('a bad value stops the start with a message naming the variable', async (
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be equal to one of the allowed values/],
     [{ BODY_LIMIT: '0' }, /BODY_LIMIT must be >= 1/],
     [{ SQLITE_SYNCHRONOUS: 'OFF' }, /SQLITE_SYNCHRONOUS must be equal to one of the allowed values/],
+    [{ SQLITE_MMAP_MB: '4096' }, /SQLITE_MMAP_MB must be <= 2047/],
+    [{ SQLITE_MMAP_MB: '-1' }, /SQLITE_MMAP_MB must be >= 0/],
     [{ DATABASE_URL: '' }, /DATABASE_URL must NOT have fewer than 1 characters/],
     [{ DATABASE_POOL_SIZE: '0' }, /DATABASE_POOL_SIZE must be >= 1/],
     [{ DATABASE_CONNECT_TIMEOUT_MS: 'soon' }, /DATABASE_CONNECT_TIMEOUT_MS must be integer/],

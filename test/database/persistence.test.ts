@@ -25,3 +25,21 @@ t.test('pets survive a restart on a file database, and ids are never reused', as
   const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(second.db)
   t.equal(mode.rows[0]!.journal_mode, 'wal')
 })
+
+t.test('a file database is read through a memory map of SQLITE_MMAP_MB, none when it is 0', async (t) => {
+  const url = join(tempDir(t), 'petstore.db')
+  const mapped = async (sqliteMmapBytes?: number) => {
+    const app = await buildApp({ database: { url, ...(sqliteMmapBytes !== undefined && { sqliteMmapBytes }) }, apiKeys: [TEST_KEY] })
+    try {
+      await app.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: { name: 'Rex', categoryId: 1 } })
+      const read = await app.inject({ url: '/v1/pets', headers: AUTH })
+      t.equal(read.json().length > 0, true, 'the pets are read')
+      return (await sql<{ mmap_size: number }>`pragma mmap_size`.execute(app.db)).rows[0]!.mmap_size
+    } finally {
+      await app.close()
+    }
+  }
+  t.equal(Number(await mapped()), 256 * 1024 * 1024, 'the default')
+  t.equal(Number(await mapped(0)), 0)
+  t.equal(Number(await mapped(1024 * 1024)), 1024 * 1024)
+})

@@ -111,16 +111,16 @@ export function openSqlite (options: SqliteOptions): SqliteDatabase {
   sqlite.pragma(`synchronous = ${options.synchronous}`)
   sqlite.pragma(`busy_timeout = ${options.blockingWaitMs}`)
   sqlite.pragma('foreign_keys = ON')
-  // better-sqlite3 builds SQLite with a 16 MiB page cache, which creates fill with pages they
-  // never read again (docs/performance.md, peak RSS). 8 MiB still holds the indexes that
-  // reads walk at 1M pets; the operating system caches the rest of the file.
-  sqlite.pragma('cache_size = -8192')
-  // A page outside that cache is read from the operating system's: through a memory map,
-  // without a system call and a copy into SQLite's cache, a random pet at 1M pets costs
-  // about 1 µs more than at 1k instead of about 4 (docs/performance.md). The mapped pages
-  // are the operating system's own page cache, counted in RSS once touched. SQLite writes
-  // with write(2) all the same, and maps only reads.
+  // Reads go through a memory map: without a system call and a copy into SQLite's page
+  // cache, a random pet at 1M pets costs about 1 µs more than at 1k instead of about 4
+  // (docs/performance.md). The mapped pages are the operating system's own page cache,
+  // counted in RSS once touched. SQLite maps only reads; it writes with write(2).
   sqlite.pragma(`mmap_size = ${options.mmapBytes}`)
+  // So SQLite's own cache holds mostly the pages a write changes, which creates fill and
+  // never read again: 2 MiB, where better-sqlite3's build keeps 16 (docs/performance.md,
+  // peak RSS). Pages past the map, or all of them with SQLITE_MMAP_MB=0, are read from the
+  // operating system's cache.
+  sqlite.pragma('cache_size = -2048')
   // Integers come back as BigInt, so ids beyond 2^53 are never rounded on read.
   sqlite.defaultSafeIntegers(true)
   const database = cachingStatements(sqlite)

@@ -83,10 +83,7 @@ export class ResponseCache {
 
   /** The database's version now (the same value while it stands still), emptying the cache if it moved. */
   async version (): Promise<DataVersion> {
-    return this.#seen(await this.reader.read())
-  }
-
-  #seen (version: DataVersion): DataVersion {
+    const version = await this.reader.read()
     if (version !== this.#version) {
       this.#entries.clear()
       this.#version = version

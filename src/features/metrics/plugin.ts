@@ -4,7 +4,8 @@
  * served on a listener of their own (./server.ts), never on the API port.
  *
  * - `http_request_duration_seconds{operation, method, status_class}`: the operationId of an
- *   API operation, the route template of anything else; never a raw URL.
+ *   API operation, the route template of anything else (a 405 too), `none` for a 404;
+ *   never a raw URL. Every answer counts, whatever its method.
  * - `rate_limit_refusals_total{limit}`: 429s, by `key` or `address`.
  * - `api_key_refusals_total{operation, reason}`: 401s and 403s of the key check, by
  *   operationId (`none` off the document's operations) and reason (`missing`,
@@ -54,6 +55,11 @@ export default fp(async function metrics (app: FastifyInstance, { enabled }: { e
     routeMetrics: {
       enabled: { histogram: true, summary: false },
       groupStatusCodes: true,
+      // Every answer, not only those of a registered route and method: a 404 is labelled
+      // `none` (never its raw URL), and a 405 by the route template of its path.
+      registeredRoutesOnly: false,
+      invalidRouteGroup: 'none',
+      methodBlacklist: [],
       overrides: {
         labels: { route: 'operation', status: 'status_class' },
         histogram: { buckets: SECONDS, registers: [registry] },

@@ -32,6 +32,23 @@ t.test('metrics count requests by operation, rate-limit refusals and queries; la
   }
 })
 
+t.test('404s and 405s count too: a 405 by its path template, a 404 as none, whatever the method', async (t) => {
+  const app = await build(t, { metrics: true })
+  await app.inject({ url: '/v1/no-such-thing/secret-path', headers: AUTH })
+  await app.inject({ url: '/v1/pets/', headers: AUTH })
+  await app.inject({ method: 'DELETE', url: '/v1/pets/7', headers: AUTH })
+  await app.inject({ method: 'OPTIONS', url: '/v1/pets', headers: AUTH })
+  await app.inject({ method: 'HEAD', url: '/v1/pets', headers: AUTH })
+  const text = await app.prometheus!.registry.metrics()
+  const count = (labels: string) => Number(new RegExp(`^http_request_duration_seconds_count\\{${labels}\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0)
+  t.equal(count('method="GET",operation="none",status_class="4xx"'), 1, 'the unknown path')
+  t.equal(count('method="GET",operation="getPet",status_class="4xx"'), 1, 'the empty id: the route it matched')
+  t.equal(count('method="DELETE",operation="/v1/pets/:petId",status_class="4xx"'), 1)
+  t.equal(count('method="OPTIONS",operation="/v1/pets",status_class="4xx"'), 1)
+  t.equal(count('method="HEAD",operation="listPets",status_class="2xx"'), 1)
+  t.notMatch(text, 'secret-path', 'no raw URL in any label')
+})
+
 t.test('without METRICS_PORT nothing is collected, and the API port never serves metrics', async (t) => {
   const off = await build(t)
   t.equal(off.prometheus, undefined)

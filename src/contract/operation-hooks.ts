@@ -95,9 +95,11 @@ export function operationHooks (op: Operation, prefix: string, now: Clock): Oper
       const tag = typeof kept === 'string' ? kept : entityTag(payload)
       reply.header('etag', tag)
       if (!noneMatch(request.headers['if-none-match'], tag)) return done(null, payload)
-      // No body, so nothing to describe it (RFC 9110 section 15.4.5).
+      // No body, so nothing to describe it (RFC 9110 section 15.4.5): no payload at all, as
+      // Fastify writes `content-length: 0` for an empty string, which a 304 must not carry
+      // (RFC 9110 section 8.6).
       reply.code(304).removeHeader('content-type')
-      done(null, '')
+      done(null, null)
     }
   }
 }

@@ -26,6 +26,7 @@ t.test('every successful read carries an ETag; sending it back gets 304 with no 
       t.equal(again.headers.etag, tag)
       t.equal(again.headers['cache-control'], 'private, no-cache')
       t.equal(again.headers['content-type'], undefined)
+      t.equal(again.headers['content-length'], undefined, 'a 304 has no Content-Length (RFC 9110 section 8.6)')
     }
     const stale = await app.inject({ url, headers: { ...AUTH, 'if-none-match': '"something-else"' } })
     t.equal(stale.statusCode, 200, `${url}: another tag gets the whole answer`)

@@ -114,6 +114,10 @@ export default fp(async function validation (app: FastifyInstance) {
     if (charset !== undefined && !UTF8.test(charset)) {
       return done(new ApiError('unsupported_media_type', `Content-Type charset must be utf-8, not ${charset.slice(0, 40)}`), undefined)
     }
+    // No content is no body (RFC 9110 section 8.6), whatever the header says: many clients
+    // send `Content-Type: application/json` on every request, a DELETE's included. An
+    // operation whose body is required refuses it as missing (./request-shape.ts).
+    if ((body as Buffer).length === 0) return done(null, undefined)
     if (!isUtf8(body as Buffer)) return done(new ApiError('invalid_json', 'Body is not valid UTF-8'), undefined)
     try {
       done(null, parseJson((body as Buffer).toString('utf8')))

@@ -16,12 +16,13 @@
  */
 import type { FastifyInstance, HTTPMethods } from 'fastify'
 import { notFound } from '../http/error-handler.ts'
-import type { ApiDocument } from './document.ts'
+import type { ApiDocument, JsonObject } from './document.ts'
 import { guard } from './guard.ts'
 import { checkHandlers } from './handler-types.ts'
 import { methodNotAllowed } from './method-not-allowed.ts'
 import { operationHooks, type Clock } from './operation-hooks.ts'
 import { requiredScopes } from './operation-security.ts'
+import { refuseEmptyPathParameters, requireBody } from './request-shape.ts'
 import { routeSchema, sharedSerializers } from './route-schema.ts'
 import { wrapHandler, type AnyHandler, type HandlerWrappers, type WiredOperation } from './wrapper.ts'
 
@@ -41,6 +42,10 @@ export default async function specRoutes (app: FastifyInstance, { document, hand
     scope.addHook('onRequest', guard(app, document))
     scope.setSerializerCompiler(sharedSerializers())
     scope.setNotFoundHandler(notFound)
+    // Every route with a path parameter, the 405s' included, after the guard's key check.
+    scope.addHook('onRoute', (route) => {
+      if (route.url.includes(':')) route.onRequest = [...[route.onRequest ?? []].flat(), refuseEmptyPathParameters]
+    })
     for (const op of document.operations.values()) {
       const operation: WiredOperation = { operationId: op.operationId, method: op.method as HTTPMethods, url: op.url, schema: routeSchema(document, op.operationId) }
       const scopes = requiredScopes(document, op.operationId)
@@ -51,6 +56,7 @@ export default async function specRoutes (app: FastifyInstance, { document, hand
         // statsId: metrics label the route by its operationId.
         config: { public: scopes === undefined, scopes, operationId: op.operationId, statsId: op.operationId },
         ...operationHooks(op, scope.prefix, now),
+        preValidation: requireBody(document.dereference(op.operation.requestBody ?? null) as JsonObject | null),
         handler: wrapHandler(app, operation, handlers[op.operationId]!, wrappers, responseTimeoutMs)
       })
     }

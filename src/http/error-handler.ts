@@ -55,9 +55,14 @@ export function sendError (reply: FastifyReply, error: ApiError): FastifyReply {
   return reply.code(error.statusCode).headers(ERROR_HEADERS).headers(error.headers).send(error.body)
 }
 
-export function notFound (request: FastifyRequest, reply: FastifyReply): FastifyReply {
+/** The 404 of a request that no route serves. */
+export function noRoute (request: FastifyRequest): ApiError {
   const path = request.url.split('?', 1)[0]!.slice(0, 200)
-  return sendError(reply, new ApiError('not_found', `No route ${request.method} ${path}`))
+  return new ApiError('not_found', `No route ${request.method} ${path}`)
+}
+
+export function notFound (request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendError(reply, noRoute(request))
 }
 
 export default fp(async function errors (app: FastifyInstance) {

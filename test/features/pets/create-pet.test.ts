@@ -61,7 +61,7 @@ t.test('createPet refuses invalid bodies with 400 and creates nothing', async (t
     ['array body', '[{"name":"Rex","categoryId":1}]', 'invalid_request', 'body must be object'],
     ['not JSON', '{"name":"Rex",', 'invalid_json', 'Body is not valid JSON: Quoted object key expected but reached end of input at position 14'],
     ['duplicate keys', '{"name":"Rex","name":"Tom","categoryId":1}', 'invalid_json', 'Body is not valid JSON: Duplicate key \'name\' encountered at position 15'],
-    ['empty body', '', 'invalid_json', 'Body is not valid JSON: JSON value expected but reached end of input at position 0']
+    ['empty body', '', 'invalid_request', 'body is required, as application/json']
   ]
   for (const [what, payload, code, message] of cases) {
     const res = await app.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload })
@@ -125,7 +125,7 @@ t.test('createPet needs a JSON content type', async (t) => {
   t.same(none.json(), errorBody('unsupported_media_type', 'Content-Type must be application/json', 400))
   const noBody = await app.inject({ method: 'POST', url: '/v1/pets', headers: AUTH })
   t.equal(noBody.statusCode, 400)
-  t.same(noBody.json(), errorBody('invalid_request', 'body must be object', 400))
+  t.same(noBody.json(), errorBody('invalid_request', 'body is required, as application/json', 400))
   const charset = await app.inject({ method: 'POST', url: '/v1/pets', headers: { ...AUTH, 'content-type': 'application/json; charset=utf-8' }, payload: '{"name":"Rex","categoryId":1}' })
   t.equal(charset.statusCode, 201, 'a charset parameter is fine')
 })

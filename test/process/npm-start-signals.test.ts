@@ -69,9 +69,12 @@ for (const target of ['npm', 'group'] as const) {
     const database = join(tempDir(t), 'petstore.db')
     const { npm, output } = await npmStart(t, database)
     const npmExit = once(npm, 'exit')
-    await until(() => / on http:\/\/127\.0\.0\.1:\d+\/v1/.test(output()), 'the service to listen')
+    // The log's JSON lines are written at the end of a turn of the event loop, so the line
+    // for people can come first: wait for both.
+    const jsonLines = () => output().split('\n').filter((line) => line.startsWith('{') && line.endsWith('}')).map((line) => JSON.parse(line))
+    await until(() => / on http:\/\/127\.0\.0\.1:\d+\/v1/.test(output()) && jsonLines().length > 0, 'the service to listen and log')
     const port = Number(/ on http:\/\/127\.0\.0\.1:(\d+)\/v1/.exec(output())![1])
-    const servicePid = output().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line).pid as number)[0]!
+    const servicePid = jsonLines()[0].pid as number
     t.same(processStat(servicePid), { ppid: npm.pid, pgrp: npm.pid }, 'the service is npm\'s own child, no shell between them')
 
     const { outcomes, stop } = streamCreates(port, KEY)

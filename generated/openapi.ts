@@ -150,24 +150,26 @@ export interface components {
          * @enum {string}
          */
         PetStatus: "available" | "pending" | "sold";
+        /**
+         * @description The animal's name: 1 to 200 characters, at least one of them visible (a letter,
+         *     digit, punctuation mark or symbol), and none of: control characters (such as NUL,
+         *     tab or newline), unpaired UTF-16 surrogates, bidirectional controls (U+202A to
+         *     U+202E, U+2066 to U+2069) or other invisible format characters (Unicode category
+         *     Cf, such as U+200B or U+00AD), except a zero width joiner (U+200D) between two
+         *     emoji. So a name is stored and returned exactly as sent, and reads the same
+         *     everywhere it is shown. Emoji sequences, with skin tones and variation
+         *     selectors, are fine.
+         */
+        PetName: string;
+        /**
+         * Format: int64
+         * @description Identifier of the category the animal belongs to.
+         */
+        CategoryId: number | bigint;
         /** @description A pet to add. Unknown fields, including `id`, are refused. */
         NewPet: {
-            /**
-             * @description The animal's name: 1 to 200 characters, at least one of them visible (a letter,
-             *     digit, punctuation mark or symbol), and none of: control characters (such as NUL,
-             *     tab or newline), unpaired UTF-16 surrogates, bidirectional controls (U+202A to
-             *     U+202E, U+2066 to U+2069) or other invisible format characters (Unicode category
-             *     Cf, such as U+200B or U+00AD), except a zero width joiner (U+200D) between two
-             *     emoji. So a name is stored and returned exactly as sent, and reads the same
-             *     everywhere it is shown. Emoji sequences, with skin tones and variation
-             *     selectors, are fine.
-             */
-            name: string;
-            /**
-             * Format: int64
-             * @description Identifier of the category the animal belongs to.
-             */
-            categoryId: number | bigint;
+            name: components["schemas"]["PetName"];
+            categoryId: components["schemas"]["CategoryId"];
             status?: components["schemas"]["PetStatus"];
         };
         /**
@@ -176,8 +178,8 @@ export interface components {
          *     `id`, are refused; `{}` changes nothing.
          */
         PetPatch: {
-            name?: components["schemas"]["NewPet"]["name"];
-            categoryId?: components["schemas"]["NewPet"]["categoryId"];
+            name?: components["schemas"]["PetName"];
+            categoryId?: components["schemas"]["CategoryId"];
             /**
              * @description The new availability of the pet, or null to remove it.
              * @enum {string|null}
@@ -201,11 +203,7 @@ export interface components {
             id: number | bigint;
             /** @description The animal's name. */
             name: string;
-            /**
-             * Format: int64
-             * @description Identifier of the category the animal belongs to.
-             */
-            categoryId: number | bigint;
+            categoryId: components["schemas"]["CategoryId"];
             status?: components["schemas"]["PetStatus"];
         };
         /** @description A page of pets in ascending `id` order. */

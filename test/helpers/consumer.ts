@@ -35,11 +35,12 @@ export function consumerProject (dir: string): string {
 /**
  * Type-checks `file` of the project at `app` with this repository's TypeScript, strict, with
  * the standard library and the DOM's types as a consumer's project has them; resolves with
- * what tsc prints, nothing when it passes.
+ * what tsc prints, nothing when it passes. `options` changes compiler options for a project
+ * of another kind (a bundler's, say); `strict` stays.
  */
-export async function typeCheck (app: string, file: string): Promise<string> {
+export async function typeCheck (app: string, file: string, options: Record<string, unknown> = {}): Promise<string> {
   writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022', 'DOM'], types: [], strict: true, noEmit: true },
+    compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022', 'DOM'], types: [], ...options, strict: true, noEmit: true },
     files: [file]
   }))
   const tsc = new URL('node_modules/typescript/bin/tsc', root)

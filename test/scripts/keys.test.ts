@@ -63,6 +63,26 @@ t.test('revoke by id, and the errors', async (t) => {
   }
 })
 
+t.test('an option given more than once is a usage error naming it, and changes nothing', async (t) => {
+  const url = join(tempDir(t), 'petstore.db')
+  await keys(url, 'create', '--name', 'shop', '--scopes', 'pets:read', '--expires-in', '30d')
+  const before = (await keys(url, 'list', '--json')).stdout
+  // One of each command here (each run of the program takes seconds); test/features/api-keys/command.test.ts has the rest.
+  const repeated: Array<[string, string[]]> = [
+    ['--scopes', ['create', '--name', 'a', '--scopes', 'pets:read', '--scopes', 'orders:read']],
+    ['--json', ['list', '--json', '--json']],
+    ['--grace', ['rotate', 'shop', '--grace', '1h', '--grace', '0']],
+    ['--id', ['revoke', '--id', '1', '--id', '2']]
+  ]
+  for (const [option, args] of repeated) {
+    const refused = await failure(url, ...args)
+    t.equal(refused.code, 2, args.join(' '))
+    t.equal(refused.stderr, `keys: ${option} is given more than once; give each option once\n${USAGE}\n`, args.join(' '))
+    t.equal(refused.stdout, '', args.join(' '))
+  }
+  t.equal((await keys(url, 'list', '--json')).stdout, before, 'no key made, rotated or revoked')
+})
+
 t.test('a key named with digits can be revoked by name, and an ambiguous target is refused', async (t) => {
   const url = join(tempDir(t), 'petstore.db')
   await keys(url, 'create', '--name', 'first')

@@ -13,7 +13,8 @@
  *                             the same, saying which: a key may well be *named* 4242
  *
  * Every change reaches every running service within two seconds. The arguments are
- * checked before the database is touched: a bad scope, duration or name makes nothing.
+ * checked before the database is touched: a bad scope, duration or name makes nothing, and
+ * neither does an option given twice (exit status 2, as for any line that is not a usage).
  */
 import { parseArgs } from 'node:util'
 import { stringify } from 'lossless-json'
@@ -30,9 +31,12 @@ export const USAGE = [
   '  (rotate and revoke also take --id ID or --name NAME in place of NAME|ID)'
 ].join('\n')
 
-/** A command line that is not one of the usages: exit status 2, with the usage. */
+/**
+ * A command line that is not one of the usages: exit status 2, with the usage, after what
+ * is wrong where there is more to say. Its message is what the program prints.
+ */
 export class UsageError extends Error {
-  constructor () { super(USAGE) }
+  constructor (problem?: string) { super(problem === undefined ? USAGE : `keys: ${problem}\n${USAGE}`) }
 }
 
 // Control, format (bidi and other invisible) and separator characters, unpaired surrogates.
@@ -138,14 +142,18 @@ export function keysCommand (args: string[], everyScope: readonly string[], now 
   } as const
   let parsed
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options })
+    parsed = parseArgs({ args, allowPositionals: true, options, tokens: true })
   } catch {
     throw new UsageError()
   }
-  const { positionals: [command, target, ...extra], values } = parsed
+  const { positionals: [command, target, ...extra], values, tokens } = parsed
   const allowed = { create: ['name', 'scopes', 'expires-in', 'json'], list: ['json'], rotate: ['name', 'id', 'grace', 'expires-in', 'json'], revoke: ['name', 'id'] }
   const known = allowed[command as keyof typeof allowed]
   if (known === undefined || extra.length > 0 || Object.keys(values).some((option) => !known.includes(option))) throw new UsageError()
+  // parseArgs keeps the last of a repeated option: `--scopes a --scopes b` would quietly mean b.
+  const given = tokens.flatMap((token) => token.kind === 'option' ? [token.name] : [])
+  const repeated = given.find((option, index) => given.indexOf(option) !== index)
+  if (repeated !== undefined) throw new UsageError(`--${repeated} is given more than once; give each option once`)
   switch (command) {
     case 'create': {
       if (target !== undefined) throw new UsageError()

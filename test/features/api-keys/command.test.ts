@@ -45,6 +45,26 @@ t.test('command lines that are not a usage are refused with it, before anything 
   t.ok(thrown(() => command('create', '--name', 'x', '--expires-in', '1y')) instanceof DurationError)
 })
 
+t.test('an option given more than once is a usage error that names it, before anything runs', async (t) => {
+  for (const [option, args] of [
+    ['--scopes', ['create', '--name', 'a', '--scopes', 'pets:read', '--scopes', 'orders:read']],
+    ['--name', ['create', '--name=a', '--name', 'b']],
+    ['--expires-in', ['create', '--name', 'a', '--expires-in', '1d', '--expires-in', '1d']],
+    ['--json', ['create', '--name', 'a', '--json', '--json']],
+    ['--json', ['list', '--json', '--json']],
+    ['--grace', ['rotate', 'a', '--grace', '1h', '--grace', '1h']],
+    ['--expires-in', ['rotate', 'a', '--expires-in', '1d', '--expires-in', '2d']],
+    ['--name', ['rotate', '--name', 'a', '--name', 'a']],
+    ['--id', ['rotate', '--id', '1', '--id', '1']],
+    ['--name', ['revoke', '--name', 'a', '--name', 'b']],
+    ['--id', ['revoke', '--id', '1', '--id', '2']]
+  ] as const) {
+    const error = thrown(() => command(...args))
+    t.ok(error instanceof UsageError, args.join(' '))
+    t.equal((error as Error | undefined)?.message, `keys: ${option} is given more than once; give each option once\n${USAGE}`, args.join(' '))
+  }
+})
+
 t.test('create, list, rotate and revoke, as text and as JSON', async (t) => {
   const app = await build(t, { keySyncIntervalMs: 60_000 })
   const made = await command('create', '--name', 'site', '--scopes', 'orders:read, pets:read', '--expires-in', '30d')(app.db)

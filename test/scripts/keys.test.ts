@@ -166,3 +166,14 @@ t.test('rotate makes a new key of the same name and scopes; both work during the
   await until(async () => (await app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${now.key}` } })).statusCode === 401, 'the revoked keys to be refused')
   t.pass('revoking the name ends every key of it')
 })
+
+t.test('rotate gives the new key the old key\'s lifetime, or the one --expires-in gives', async (t) => {
+  const url = join(tempDir(t), 'petstore.db')
+  await keys(url, 'create', '--name', 'site', '--expires-in', '30d')
+  const lifetime = (stdout: string) => {
+    const made = JSON.parse(stdout) as { createdAt: string, expiresAt: string | null }
+    return Date.parse(made.expiresAt!) - Date.parse(made.createdAt)
+  }
+  t.equal(lifetime((await keys(url, 'rotate', 'site', '--grace', '0', '--json')).stdout), 30 * 86_400_000, 'thirty days from the rotation')
+  t.equal(lifetime((await keys(url, 'rotate', 'site', '--grace', '0', '--expires-in', '12h', '--json')).stdout), 12 * 3_600_000)
+})

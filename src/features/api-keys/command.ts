@@ -6,8 +6,10 @@
  *                             scope and no expiry unless given
  *   list [--json]             every key: id, name, scopes, created, expires, last used, revoked
  *   rotate NAME|ID [--grace 1h] [--expires-in 30d] [--json]
- *                             a new key with the same name and scopes; the old one works
- *                             for the grace (default 1h; 0 ends it now)
+ *                             a new key with the same name and scopes, and the old one's
+ *                             lifetime (expiry less creation) from now unless --expires-in
+ *                             says otherwise; the old one works for the grace (default 1h;
+ *                             0 ends it now)
  *   revoke NAME|ID            revoke a key: by name, every key of that name
  *   revoke --id ID | --name NAME, rotate --id ID | --name NAME
  *                             the same, saying which: a key may well be *named* 4242
@@ -28,7 +30,8 @@ export const USAGE = [
   '       npm run keys -- list [--json]',
   '       npm run keys -- rotate NAME|ID [--grace 1h|0] [--expires-in 30d|12h|45m] [--json]',
   '       npm run keys -- revoke NAME|ID',
-  '  (rotate and revoke also take --id ID or --name NAME in place of NAME|ID)'
+  '  (rotate and revoke also take --id ID or --name NAME in place of NAME|ID)',
+  '  (rotate: the new key lasts as long as the old one was made to last, from now, unless --expires-in is given)'
 ].join('\n')
 
 /**

@@ -3,7 +3,7 @@
  * stored.
  *
  * A name names one *current* key (neither revoked nor replaced). A rotation replaces it
- * with a new key of the same name and scopes, and gives the old one an expiry at the end
+ * with a new key of the same name, scopes and lifetime, and gives the old one an expiry at the end
  * of its grace, so for that while two keys share the name.
  */
 import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely'
@@ -100,14 +100,20 @@ export async function createApiKey (db: Kysely<Database>, key: NewKey, now = new
 export interface Rotation {
   /** How long the old key keeps working; 0 ends it now. */
   graceMs: number
-  /** The new key's expiry; none by default. */
+  /** The new key's expiry; by default the old key's lifetime (its expiry less its creation) from now, or none if it had none. */
   expiresAt?: Date
 }
 
+/** When a key that replaces `old` at `now` expires: it lasts as long as `old` was made to last. */
+function sameLifetime (old: ApiKeyRow, now: Date): Date | undefined {
+  if (old.expires_at === null) return undefined
+  return new Date(now.getTime() + Date.parse(old.expires_at) - Date.parse(old.created_at))
+}
+
 /**
- * Replaces the current key of a name (or id) with a new one of the same name and scopes,
- * returned in clear; the old one works until the grace ends, or its own expiry if sooner.
- * Undefined when there is no such key.
+ * Replaces the current key of a name (or id) with a new one of the same name, scopes and
+ * lifetime, returned in clear; the old one works until the grace ends, or its own expiry if
+ * sooner. Undefined when there is no such key.
  */
 export async function rotateApiKey (db: Kysely<Database>, selector: KeySelector, { graceMs, expiresAt }: Rotation, now = new Date()):
 Promise<{ key: string, info: ApiKeyInfo, replaced: ApiKeyInfo } | undefined> {
@@ -118,7 +124,7 @@ Promise<{ key: string, info: ApiKeyInfo, replaced: ApiKeyInfo } | undefined> {
     const ends = old.expires_at !== null && Date.parse(old.expires_at) < graceEnds.getTime() ? old.expires_at : graceEnds.toISOString()
     const replaced = await trx.updateTable('api_keys').set({ replaced_at: now.toISOString(), expires_at: ends })
       .where('id', '=', old.id).returningAll().executeTakeFirstOrThrow()
-    const made = await insertKey(trx, { name: old.name, scopes: toScopes(old.scopes), expiresAt }, now)
+    const made = await insertKey(trx, { name: old.name, scopes: toScopes(old.scopes), expiresAt: expiresAt ?? sameLifetime(old, now) }, now)
     return { ...made, replaced: toInfo(replaced) }
   })
 }

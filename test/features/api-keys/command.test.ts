@@ -78,7 +78,7 @@ t.test('create, list, rotate and revoke, as text and as JSON', async (t) => {
   t.equal(table.length, 3)
 
   const rotated = await command('rotate', 'site', '--grace', '0')(app.db)
-  t.match(rotated, /^Rotated key "site": the old key \(id 1\) stops working now\. The new key is "site" \(id 3\), scopes pets:read, orders:read, no expiry\./)
+  t.match(rotated, /^Rotated key "site": the old key \(id 1\) stops working now\. The new key is "site" \(id 3\), scopes pets:read, orders:read, expires 2026-12-24T10:00:00\.000Z\./, 'as long as the old one')
   const later = keysCommand(['list'], EVERY, new Date('2026-11-24T11:00:00.000Z'))
   t.match(await later(app.db), /^1\s+site\s.*2026-11-24T10:00:00\.000Z \(expired\)/m, 'an expired key is marked so')
   const again = JSON.parse(await command('rotate', '--name', 'site', '--json')(app.db)) as { replaced: { id: number, expiresAt: string } }
@@ -90,6 +90,16 @@ t.test('create, list, rotate and revoke, as text and as JSON', async (t) => {
   await t.rejects(command('revoke', '9')(app.db), { message: 'no active key with the id or name "9"' })
   const listed = JSON.parse(await command('list', '--json')(app.db)) as Array<{ revokedAt: string | null }>
   t.same(listed.map((key) => key.revokedAt === null), [false, true, false, false])
+})
+
+t.test('rotate keeps the old key\'s lifetime, counted from the rotation, unless --expires-in says otherwise', async (t) => {
+  const app = await build(t, { keySyncIntervalMs: 60_000 })
+  await command('create', '--name', 'site', '--expires-in', '30d')(app.db)
+  const later = (...args: string[]) => keysCommand(args, EVERY, new Date('2026-11-29T10:00:00.000Z'))
+  const kept = JSON.parse(await later('rotate', 'site', '--grace', '0', '--json')(app.db)) as Record<string, unknown>
+  t.match(kept, { id: 2, createdAt: '2026-11-29T10:00:00.000Z', expiresAt: '2026-12-29T10:00:00.000Z' })
+  t.match(await later('rotate', 'site', '--grace', '0', '--expires-in', '12h')(app.db),
+    /The new key is "site" \(id 3\), scopes pets:read, pets:write, orders:read, orders:write, expires 2026-11-29T22:00:00\.000Z\./)
 })
 
 t.test('a bare target of digits is an id, a name, or refused when it is both', async (t) => {

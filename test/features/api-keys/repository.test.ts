@@ -92,3 +92,17 @@ t.test('a rotation never lengthens the old key\'s life', async (t) => {
   const rotated = await rotateApiKey(app.db, { name: 'short' }, { graceMs: 3_600_000 }, at('2026-11-24T10:00:00.000Z'))
   t.equal(rotated!.replaced.expiresAt, '2026-11-24T10:30:00.000Z')
 })
+
+t.test('a rotation gives the new key the old key\'s lifetime from now, unless told another expiry', async (t) => {
+  const app = await build(t, { keySyncIntervalMs: 60_000 })
+  await createApiKey(app.db, { name: 'month', scopes: EVERY, expiresAt: at('2026-12-22T10:00:00.000Z') }, at('2026-11-22T10:00:00.000Z'))
+  const rotated = await rotateApiKey(app.db, { name: 'month' }, { graceMs: 0 }, at('2026-11-24T12:00:00.000Z'))
+  t.match(rotated!.info, { createdAt: '2026-11-24T12:00:00.000Z', expiresAt: '2026-12-24T12:00:00.000Z' }, 'thirty days from the rotation')
+  const expired = await rotateApiKey(app.db, { name: 'month' }, { graceMs: 0 }, at('2027-02-01T00:00:00.000Z'))
+  t.equal(expired!.info.expiresAt, '2027-03-03T00:00:00.000Z', 'the same from an expired key')
+  const told = await rotateApiKey(app.db, { name: 'month' }, { graceMs: 0, expiresAt: at('2027-02-02T00:00:00.000Z') }, at('2027-02-01T00:00:00.000Z'))
+  t.equal(told!.info.expiresAt, '2027-02-02T00:00:00.000Z')
+  await createApiKey(app.db, { name: 'forever', scopes: EVERY }, at('2026-11-22T10:00:00.000Z'))
+  const forever = await rotateApiKey(app.db, { name: 'forever' }, { graceMs: 0 }, at('2026-11-24T12:00:00.000Z'))
+  t.equal(forever!.info.expiresAt, null, 'a key that never expired is replaced by one that never expires')
+})

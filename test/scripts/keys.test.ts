@@ -64,23 +64,14 @@ t.test('revoke by id, and the errors', async (t) => {
 })
 
 t.test('an option given more than once is a usage error naming it, and changes nothing', async (t) => {
+  // The program as run, once: test/features/api-keys/command.test.ts has every command and
+  // option in-process (each run of the program takes seconds).
   const url = join(tempDir(t), 'petstore.db')
-  await keys(url, 'create', '--name', 'shop', '--scopes', 'pets:read', '--expires-in', '30d')
-  const before = (await keys(url, 'list', '--json')).stdout
-  // One of each command here (each run of the program takes seconds); test/features/api-keys/command.test.ts has the rest.
-  const repeated: Array<[string, string[]]> = [
-    ['--scopes', ['create', '--name', 'a', '--scopes', 'pets:read', '--scopes', 'orders:read']],
-    ['--json', ['list', '--json', '--json']],
-    ['--grace', ['rotate', 'shop', '--grace', '1h', '--grace', '0']],
-    ['--id', ['revoke', '--id', '1', '--id', '2']]
-  ]
-  for (const [option, args] of repeated) {
-    const refused = await failure(url, ...args)
-    t.equal(refused.code, 2, args.join(' '))
-    t.equal(refused.stderr, `keys: ${option} is given more than once; give each option once\n${USAGE}\n`, args.join(' '))
-    t.equal(refused.stdout, '', args.join(' '))
-  }
-  t.equal((await keys(url, 'list', '--json')).stdout, before, 'no key made, rotated or revoked')
+  const refused = await failure(url, 'create', '--name', 'a', '--scopes', 'pets:read', '--scopes', 'orders:read')
+  t.equal(refused.code, 2)
+  t.equal(refused.stderr, `keys: --scopes is given more than once; give each option once\n${USAGE}\n`)
+  t.equal(refused.stdout, '')
+  t.equal((await keys(url, 'list', '--json')).stdout, '[]\n', 'no key made')
 })
 
 t.test('a key named with digits can be revoked by name, and an ambiguous target is refused', async (t) => {
@@ -165,15 +156,4 @@ t.test('rotate makes a new key of the same name and scopes; both work during the
   t.equal((await keys(url, 'revoke', 'shop')).stdout, 'Revoked key "shop" (id 1).\nRevoked key "shop" (id 2).\nRevoked key "shop" (id 3).\n')
   await until(async () => (await app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${now.key}` } })).statusCode === 401, 'the revoked keys to be refused')
   t.pass('revoking the name ends every key of it')
-})
-
-t.test('rotate gives the new key the old key\'s lifetime, or the one --expires-in gives', async (t) => {
-  const url = join(tempDir(t), 'petstore.db')
-  await keys(url, 'create', '--name', 'site', '--expires-in', '30d')
-  const lifetime = (stdout: string) => {
-    const made = JSON.parse(stdout) as { createdAt: string, expiresAt: string | null }
-    return Date.parse(made.expiresAt!) - Date.parse(made.createdAt)
-  }
-  t.equal(lifetime((await keys(url, 'rotate', 'site', '--grace', '0', '--json')).stdout), 30 * 86_400_000, 'thirty days from the rotation')
-  t.equal(lifetime((await keys(url, 'rotate', 'site', '--grace', '0', '--expires-in', '12h', '--json')).stdout), 12 * 3_600_000)
 })

@@ -1,6 +1,6 @@
 /**
  * Fastify's per-request log lines, one per request instead of two: on completion, with the
- * request (method, URL with credentials redacted, address: see ../config/logger.ts), the status and
+ * request (method, URL with credentials redacted, address: see ../config/logger.ts and redact.ts), the status and
  * the time taken, under the request id. The arrival line is kept at `debug`, for tracing a
  * request that never finishes. Writing two lines was a tenth of the cost of a cached read.
  */

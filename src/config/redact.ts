@@ -1,7 +1,37 @@
 /**
- * What a log line never holds: the value of a credential-like query parameter, in any URL it
- * carries (see ./logger.ts for where it is applied).
+ * What a log line never holds: a key of this service, wherever it appears in a URL it
+ * carries, and the value of a credential-like query parameter (see ./logger.ts for where
+ * it is applied).
  */
+
+/**
+ * A key of this service: `pst_` then base64url (features/api-keys/key-material.ts makes them;
+ * a test holds the two together). Any length of it: a key cut short is still most of a secret.
+ */
+const KEY = /pst_[\w-]/
+
+/**
+ * The text with its `%XX` escapes undone, twice more for text escaped again. Each byte
+ * becomes one character, which is all a key's ASCII shape needs, and a broken escape is
+ * left as it is: this never throws.
+ */
+function unescaped (text: string): string {
+  for (let round = 0; round < 3 && text.includes('%'); round++) {
+    const next = text.replace(/%([\da-f]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
+    if (next === text) break
+    text = next
+  }
+  return text
+}
+
+function holdsKey (text: string): boolean {
+  return KEY.test(text) || (text.includes('%') && KEY.test(unescaped(text)))
+}
+
+/** Every path segment that holds a key, replaced whole. */
+function redactPath (path: string): string {
+  return path.split('/').map((segment) => holdsKey(segment) ? '[redacted]' : segment).join('/')
+}
 
 // Query parameters that carry a credential when a client sends one in the wrong place.
 const CREDENTIAL_PARAMETER = /^(api[-_]?key|key|access[-_]?token|refresh[-_]?token|id[-_]?token|token|auth|authorization|bearer|password|passwd|secret|client[-_]?secret)$/i
@@ -10,18 +40,33 @@ function decodedName (name: string): string {
   try { return decodeURIComponent(name.replaceAll('+', ' ')) } catch { return name }
 }
 
-// A query with no escapes and no credential-like name anywhere has nothing to redact: the
-// common case (`?limit=20`), checked without splitting it.
-const MAYBE_CREDENTIAL = /key|token|auth|bearer|pass|secret|[%+]/i
+/** Each parameter's name when it holds a key; its value when it holds one or its name is credential-like. */
+function redactQuery (query: string): string {
+  return query.split('&').map((pair) => {
+    const equals = pair.indexOf('=')
+    if (equals === -1) return holdsKey(pair) ? '[redacted]' : pair
+    const name = pair.slice(0, equals)
+    const value = pair.slice(equals + 1)
+    const secretValue = CREDENTIAL_PARAMETER.test(decodedName(name)) || holdsKey(value)
+    return `${holdsKey(name) ? '[redacted]' : name}=${secretValue ? '[redacted]' : value}`
+  }).join('&')
+}
 
-/** The URL with the value of every credential-like query parameter replaced. */
+// A query with no key, no escape and no credential-like name anywhere has nothing to redact:
+// the common case (`?limit=20`), checked without splitting it.
+const MAYBE_CREDENTIAL = /pst_|key|token|auth|bearer|pass|secret|[%+]/i
+
+/**
+ * The URL as a log line may hold it. A path without `pst_` or an escape, and a query
+ * without a word a credential's name or a key needs, are kept as they are, uncopied: the
+ * URL of nearly every request.
+ */
 export function redactUrl (url: string): string {
   const start = url.indexOf('?')
-  if (start === -1 || !MAYBE_CREDENTIAL.test(url.slice(start))) return url
-  const query = url.slice(start + 1).split('&').map((pair) => {
-    const equals = pair.indexOf('=')
-    const name = equals === -1 ? pair : pair.slice(0, equals)
-    return CREDENTIAL_PARAMETER.test(decodedName(name)) ? `${name}=[redacted]` : pair
-  })
-  return `${url.slice(0, start)}?${query.join('&')}`
+  const path = start === -1 ? url : url.slice(0, start)
+  const loggedPath = path.includes('pst_') || path.includes('%') ? redactPath(path) : path
+  if (start === -1) return loggedPath
+  const query = url.slice(start + 1)
+  if (MAYBE_CREDENTIAL.test(query)) return `${loggedPath}?${redactQuery(query)}`
+  return loggedPath === path ? url : `${loggedPath}?${query}`
 }

@@ -5,7 +5,7 @@
 import t from 'tap'
 import { createApiKey } from '../../src/features/api-keys/repository.ts'
 import { loggerOptions, REDACTED_PATHS } from '../../src/config/logger.ts'
-import { build, JSON_HEADERS, TEST_KEY } from '../helpers/app.ts'
+import { AUTH, build, JSON_HEADERS, TEST_KEY } from '../helpers/app.ts'
 import { captureLog } from '../helpers/log.ts'
 
 t.test('no key ever reaches the log, at any level', async (t) => {
@@ -59,6 +59,28 @@ t.test('a credential sent as a query parameter never reaches the log', async (t)
   t.notOk(log.text().includes(TEST_KEY), 'the key is nowhere in the log')
   const incoming = log.lines.find((line) => line.reqId === 'query-key' && line.req !== undefined)
   t.equal(incoming?.req.url, '/v1/pets?api_key=[redacted]&access_token=[redacted]')
+})
+
+t.test('a key pasted into the path or any query value never reaches the log', async (t) => {
+  const log = captureLog()
+  const app = await build(t, { logger: { ...loggerOptions({ level: 'debug', format: 'json' }, false), stream: log.stream } })
+  const { key } = await createApiKey(app.db, { name: 'pasted', scopes: app.apiKeys.everyScope })
+  await app.apiKeys.sync(app)
+  const escaped = key.replace('_', '%5F')
+  const cases: Array<[string, string]> = [
+    [`/v1/pets/${key}`, '/v1/pets/[redacted]'],
+    [`/v1/pets/${escaped}`, '/v1/pets/[redacted]'],
+    [`/v1/pets?limit=5&cursor=${key}`, '/v1/pets?limit=5&cursor=[redacted]'],
+    [`/v1/pets?status=${escaped}`, '/v1/pets?status=[redacted]'],
+    [`/nowhere/${key}?q=${key}`, '/nowhere/[redacted]?q=[redacted]']
+  ]
+  for (const [i, [url, logged]] of cases.entries()) {
+    const res = await app.inject({ url, headers: { ...AUTH, 'x-request-id': `pasted-${i}` } })
+    t.ok(res.statusCode >= 400, `${logged} is refused`)
+    const lines = log.lines.filter((line) => line.reqId === `pasted-${i}` && line.req !== undefined)
+    t.same(lines.map((line) => line.req.url), [logged, logged], `${logged}: arrival and completion`)
+  }
+  t.notOk(log.text().includes(key.slice('pst_'.length)), 'the key is nowhere in the log')
 })
 
 t.test('every request line carries the request id', async (t) => {

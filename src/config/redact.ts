@@ -33,11 +33,27 @@ function redactPath (path: string): string {
   return path.split('/').map((segment) => holdsKey(segment) ? '[redacted]' : segment).join('/')
 }
 
-// Query parameters that carry a credential when a client sends one in the wrong place.
-const CREDENTIAL_PARAMETER = /^(api[-_]?key|key|access[-_]?token|refresh[-_]?token|id[-_]?token|token|auth|authorization|bearer|password|passwd|secret|client[-_]?secret)$/i
+/**
+ * A query parameter that carries a credential when a client sends one in the wrong place.
+ * Its name is compared lower-case, its escapes undone, without separators or array
+ * indices (`api_key`, `apiKey`, `X-API-Key`, `api.key` and `api_key[]` are one name): it
+ * holds token, secret, password, passphrase, session (or sessid), credential, signature,
+ * authoriz(ation), bearer or auth (not author); it ends in key; or it is sig, sid, pass, pwd,
+ * jwt or otp. Names of things that are not credentials (an idempotency key, a sort key)
+ * are redacted with them: a value kept from the log costs less than a key written to it.
+ */
+const CREDENTIAL_NAME = /token|secret|passw|passphrase|sess(ion|id)|credential|signature|authoriz|bearer|auth(?!or)|key$|^(sig|sid|pass|pwd|jwt|otp)$/
 
-function decodedName (name: string): string {
-  try { return decodeURIComponent(name.replaceAll('+', ' ')) } catch { return name }
+/**
+ * A credential-like name holds one of these as written, unless a separator splits a word
+ * (`to_ken`), which is not one. Required of every name, so that a query holding none of them
+ * can pass unsplit and the answer is still the same (MAYBE_CREDENTIAL).
+ */
+const NAME_WORDS = /key|tok|secret|pass|pwd|sess|sid|cred|sig|auth|bearer|jwt|otp/i
+
+function credentialName (name: string): boolean {
+  const plain = unescaped(name)
+  return NAME_WORDS.test(plain) && CREDENTIAL_NAME.test(plain.replace(/\[\d*\]/g, '').replace(/[^\da-z]/gi, '').toLowerCase())
 }
 
 /** Each parameter's name when it holds a key; its value when it holds one or its name is credential-like. */
@@ -47,14 +63,14 @@ function redactQuery (query: string): string {
     if (equals === -1) return holdsKey(pair) ? '[redacted]' : pair
     const name = pair.slice(0, equals)
     const value = pair.slice(equals + 1)
-    const secretValue = CREDENTIAL_PARAMETER.test(decodedName(name)) || holdsKey(value)
+    const secretValue = value !== '' && (credentialName(name) || holdsKey(value))
     return `${holdsKey(name) ? '[redacted]' : name}=${secretValue ? '[redacted]' : value}`
   }).join('&')
 }
 
-// A query with no key, no escape and no credential-like name anywhere has nothing to redact:
-// the common case (`?limit=20`), checked without splitting it.
-const MAYBE_CREDENTIAL = /pst_|key|token|auth|bearer|pass|secret|[%+]/i
+// A query with no key, no escape and no word of a credential-like name anywhere has nothing
+// to redact: the common case (`?limit=20`), checked without splitting it.
+const MAYBE_CREDENTIAL = new RegExp(`pst_|%|${NAME_WORDS.source}`, 'i')
 
 /**
  * The URL as a log line may hold it. A path without `pst_` or an escape, and a query

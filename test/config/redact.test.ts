@@ -10,9 +10,29 @@ t.test('credentials sent in the query are redacted from logged URLs', async (t) 
     ['/v1/pets?limit=5&access_token=abc&token=def', '/v1/pets?limit=5&access_token=[redacted]&token=[redacted]'],
     ['/v1/pets?API-KEY=x&apikey=y&key=z&password=p&client_secret=s', '/v1/pets?API-KEY=[redacted]&apikey=[redacted]&key=[redacted]&password=[redacted]&client_secret=[redacted]'],
     ['/v1/pets?api%5Fkey=x', '/v1/pets?api%5Fkey=[redacted]'],
-    ['/v1/pets?keys=1&monkey=2', '/v1/pets?keys=1&monkey=2']
+    // Escaped names, and an empty value or no value at all: nothing to hide there.
+    ['/v1/pets?%61pi_key=x&access_token%5B%5D=y&to%6Ben=z', '/v1/pets?%61pi_key=[redacted]&access_token%5B%5D=[redacted]&to%6Ben=[redacted]'],
+    ['/v1/pets?token=&api_key&limit=5', '/v1/pets?token=&api_key&limit=5'],
+    // Not credentials: the service's own parameters, and names that only look a little like one.
+    ['/v1/pets?limit=5&status=sold&cursor=abc', '/v1/pets?limit=5&status=sold&cursor=abc'],
+    ['/v1/pets?keys=1&keyword=2&author=3&signal=4&passenger=5&sidebar=6', '/v1/pets?keys=1&keyword=2&author=3&signal=4&passenger=5&sidebar=6']
   ]
   for (const [url, logged] of cases) t.equal(redactUrl(url), logged, url)
+})
+
+t.test('a credential-like name is one whatever its case, separators or array suffix', async (t) => {
+  const names = [
+    'api_key', 'apiKey', 'api-key', 'API_KEY', 'ApiKey', 'apikey', 'api.key', 'api+key', 'x-api-key', 'X-API-Key', 'x_api_key',
+    'key', 'KEY', 'key[]', 'api_key[0]', 'private_key', 'subscription-key', 'Ocp-Apim-Subscription-Key', 'accessKey', 'signing_key',
+    'token', 'Token', 'api_token', 'apiToken', 'API-TOKEN', 'access_token', 'access_token[]', 'ACCESS_TOKEN[]', 'accessToken',
+    'refresh_token', 'id_token', 'auth_token', 'oauth_token', 'x-auth-token', 'X-Amz-Security-Token', 'csrf_token', 'token[0]',
+    'session', 'Session', 'sessionid', 'session_id', 'SessionId', 'JSESSIONID', 'PHPSESSID', 'sess_id', 'sid', 'session_token',
+    'password', 'Password', 'PASSWORD', 'pass_word', 'passwd', 'pass', 'pwd', 'passphrase', 'user[password]', 'new-password',
+    'secret', 'client_secret', 'clientSecret', 'Client-Secret', 'app_secret', 'secret_key', 'SECRET[]',
+    'auth', 'Auth', 'authorization', 'Authorization', 'oauth', 'basic_auth', 'x-authorization', 'bearer', 'Bearer', 'jwt', 'otp',
+    'signature', 'Signature', 'sig', 'SIG', 'X-Amz-Signature', 'x-goog-signature', 'credential', 'credentials', 'X-Amz-Credential'
+  ]
+  for (const name of names) t.equal(redactUrl(`/v1/pets?limit=5&${name}=s3cr3t`), `/v1/pets?limit=5&${name}=[redacted]`, name)
 })
 
 t.test('a key of this service is redacted wherever it appears in the URL, escaped or not', async (t) => {

@@ -3,8 +3,9 @@
  * terminal. The format changes nothing else.
  */
 import type { FastifyRequest, FastifyServerOptions } from 'fastify'
+import pino from 'pino'
 import type { Config } from './config.ts'
-import { redactUrl } from './redact.ts'
+import { redactText, redactUrl } from './redact.ts'
 
 /**
  * Secrets never reach a log line. A request, logged as `req` or `request`, is written by
@@ -29,12 +30,26 @@ function serializeRequest (request: FastifyRequest) {
   }
 }
 
+/**
+ * pino's own error fields, with URLs and keys redacted from the message and the stack (and
+ * so from the causes' too, which pino adds to both): an error can quote the request's URL,
+ * as Fastify's warning of a reply sent twice does, or an upstream's.
+ */
+function serializeError (error: Error) {
+  const logged = pino.stdSerializers.err(error)
+  // Anything without a string `message` comes back as it was given: not ours to change.
+  if (typeof error?.message !== 'string') return logged
+  logged.message = redactText(logged.message)
+  if (typeof logged.stack === 'string') logged.stack = redactText(logged.stack)
+  return logged
+}
+
 export function loggerOptions (log: Config['log'], isTerminal = process.stdout.isTTY === true) {
   const pretty = log.format === 'pretty' || (log.format === 'auto' && isTerminal)
   return {
     level: log.level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-    serializers: { req: serializeRequest, request: serializeRequest },
+    serializers: { req: serializeRequest, request: serializeRequest, err: serializeError },
     ...(pretty && { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } })
   } satisfies FastifyServerOptions['logger']
 }

@@ -86,3 +86,16 @@ export function redactUrl (url: string): string {
   if (MAYBE_CREDENTIAL.test(query)) return `${loggedPath}?${redactQuery(query)}`
   return loggedPath === path ? url : `${loggedPath}?${query}`
 }
+
+// The words of free text a URL or a key can be (quotes and brackets around one are not part of it).
+const WORD = /[^\s"'`()<>[\]{}]+/g
+
+/**
+ * Free text, an error's message or stack: each word of it as redactUrl leaves it, so a URL
+ * quoted keeps its shape with its credentials redacted, and any other word holding a key is
+ * replaced whole. Text without `?`, `%` or `pst_` holds neither, and is kept as it is.
+ */
+export function redactText (text: string): string {
+  if (!text.includes('?') && !text.includes('%') && !text.includes('pst_')) return text
+  return text.replace(WORD, (word) => redactUrl(word))
+}

@@ -4,6 +4,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import { redactText } from '../config/redact.ts'
 import { isDatabaseUnavailable } from '../database/errors.ts'
 import { ApiError, type ErrorCode } from './error-codes.ts'
 import { acceptedMediaTypes, JSON_MEDIA_TYPE, mediaTypeRefusal } from './media-type.ts'
@@ -74,7 +75,8 @@ export default fp(async function errors (app: FastifyInstance) {
     }
     const apiError = toApiError(error, request)
     if (apiError !== undefined) {
-      request.log.info({ code: apiError.code, status: apiError.statusCode }, apiError.message)
+      // A message can quote what the client sent (a parameter's name), a key pasted there included.
+      request.log.info({ code: apiError.code, status: apiError.statusCode }, redactText(apiError.message))
       return sendError(reply, apiError)
     }
     request.log.error({ err: error }, 'internal error')

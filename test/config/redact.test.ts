@@ -1,5 +1,5 @@
 import t from 'tap'
-import { redactUrl } from '../../src/config/redact.ts'
+import { redactText, redactUrl } from '../../src/config/redact.ts'
 import { generateKey } from '../../src/features/api-keys/key-material.ts'
 
 t.test('credentials sent in the query are redacted from logged URLs', async (t) => {
@@ -73,4 +73,18 @@ t.test('every key the service makes has the shape the redaction looks for', asyn
     const key = generateKey()
     t.equal(redactUrl(`/v1/pets/${key}?q=${key}`), '/v1/pets/[redacted]?q=[redacted]', key.slice(0, 8))
   }
+})
+
+t.test('free text keeps its words, the URLs it quotes redacted and any word holding a key replaced', async (t) => {
+  const key = generateKey()
+  const cases: Array<[string, string]> = [
+    ['internal error', 'internal error'],
+    ['Is it 50% done? Yes.', 'Is it 50% done? Yes.'],
+    [`querystring must NOT have additional property '${key}'`, 'querystring must NOT have additional property \'[redacted]\''],
+    ['in "/v1/pets?access_token=abc&limit=5" (GET)?', 'in "/v1/pets?access_token=[redacted]&limit=5" (GET)?'],
+    [`GET https://upstream.example/${key}/x?sig=abc\n    at f (file:///srv/app.js:1:2)`, 'GET https://upstream.example/[redacted]/x?sig=[redacted]\n    at f (file:///srv/app.js:1:2)'],
+    [`key=${key}, user=ann`, '[redacted] user=ann'],
+    [`[${key.replace('_', '%5F')}]`, '[[redacted]]']
+  ]
+  for (const [text, logged] of cases) t.equal(redactText(text), logged, text)
 })

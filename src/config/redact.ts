@@ -28,9 +28,12 @@ function holdsKey (text: string): boolean {
   return KEY.test(text) || (text.includes('%') && KEY.test(unescaped(text)))
 }
 
-/** Every path segment that holds a key, replaced whole. */
+// What comes between a scheme's `//` and the host: a user name, a password, or a token.
+const USERINFO = /^([a-z][\w+.-]*:\/\/)[^/?#@]*@/i
+
+/** Credentials before the host, and every path segment that holds a key, replaced whole. */
 function redactPath (path: string): string {
-  return path.split('/').map((segment) => holdsKey(segment) ? '[redacted]' : segment).join('/')
+  return path.replace(USERINFO, '$1[redacted]@').split('/').map((segment) => holdsKey(segment) ? '[redacted]' : segment).join('/')
 }
 
 /**
@@ -72,15 +75,20 @@ function redactQuery (query: string): string {
 // to redact: the common case (`?limit=20`), checked without splitting it.
 const MAYBE_CREDENTIAL = new RegExp(`pst_|%|${NAME_WORDS.source}`, 'i')
 
+/** A path that may hold a key, or, not starting with `/` (a URL in absolute form), credentials before its host. */
+function mayHoldCredential (path: string): boolean {
+  return path.includes('pst_') || path.includes('%') || (path.charCodeAt(0) !== 47 && path.includes('@'))
+}
+
 /**
- * The URL as a log line may hold it. A path without `pst_` or an escape, and a query
- * without a word a credential's name or a key needs, are kept as they are, uncopied: the
- * URL of nearly every request.
+ * The URL as a log line may hold it. A path like `/v1/pets/42`, and a query without a word
+ * a credential's name or a key needs, are kept as they are, uncopied: the URL of nearly
+ * every request.
  */
 export function redactUrl (url: string): string {
   const start = url.indexOf('?')
   const path = start === -1 ? url : url.slice(0, start)
-  const loggedPath = path.includes('pst_') || path.includes('%') ? redactPath(path) : path
+  const loggedPath = mayHoldCredential(path) ? redactPath(path) : path
   if (start === -1) return loggedPath
   const query = url.slice(start + 1)
   if (MAYBE_CREDENTIAL.test(query)) return `${loggedPath}?${redactQuery(query)}`
@@ -93,9 +101,9 @@ const WORD = /[^\s"'`()<>[\]{}]+/g
 /**
  * Free text, an error's message or stack: each word of it as redactUrl leaves it, so a URL
  * quoted keeps its shape with its credentials redacted, and any other word holding a key is
- * replaced whole. Text without `?`, `%` or `pst_` holds neither, and is kept as it is.
+ * replaced whole. Text without `?`, `%`, `@` or `pst_` holds neither, and is kept as it is.
  */
 export function redactText (text: string): string {
-  if (!text.includes('?') && !text.includes('%') && !text.includes('pst_')) return text
+  if (!text.includes('?') && !text.includes('%') && !text.includes('@') && !text.includes('pst_')) return text
   return text.replace(WORD, (word) => redactUrl(word))
 }

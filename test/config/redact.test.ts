@@ -68,6 +68,16 @@ t.test('a key of this service is redacted wherever it appears in the URL, escape
   for (const [url, logged] of cases) t.equal(redactUrl(url), logged, url)
 })
 
+t.test('credentials before the host of a URL in absolute form are redacted', async (t) => {
+  const cases: Array<[string, string]> = [
+    ['http://ann:hunter2@petstore.example/v1/pets?limit=5', 'http://[redacted]@petstore.example/v1/pets?limit=5'],
+    ['https://token@petstore.example/v1/pets', 'https://[redacted]@petstore.example/v1/pets'],
+    ['http://petstore.example/v1/pets/@ann', 'http://petstore.example/v1/pets/@ann'],
+    ['/v1/pets/@ann?q=a@b', '/v1/pets/@ann?q=a@b']
+  ]
+  for (const [url, logged] of cases) t.equal(redactUrl(url), logged, url)
+})
+
 t.test('every key the service makes has the shape the redaction looks for', async (t) => {
   for (let i = 0; i < 200; i++) {
     const key = generateKey()
@@ -84,7 +94,9 @@ t.test('free text keeps its words, the URLs it quotes redacted and any word hold
     ['in "/v1/pets?access_token=abc&limit=5" (GET)?', 'in "/v1/pets?access_token=[redacted]&limit=5" (GET)?'],
     [`GET https://upstream.example/${key}/x?sig=abc\n    at f (file:///srv/app.js:1:2)`, 'GET https://upstream.example/[redacted]/x?sig=[redacted]\n    at f (file:///srv/app.js:1:2)'],
     [`key=${key}, user=ann`, '[redacted] user=ann'],
-    [`[${key.replace('_', '%5F')}]`, '[[redacted]]']
+    [`[${key.replace('_', '%5F')}]`, '[[redacted]]'],
+    ['connect ECONNREFUSED postgres://app:hunter2@db:5432/pets?sslmode=require', 'connect ECONNREFUSED postgres://[redacted]@db:5432/pets?sslmode=require'],
+    ['clone https://ghp_abc123@github.com/o/r.git failed for ann@example.com', 'clone https://[redacted]@github.com/o/r.git failed for ann@example.com']
   ]
   for (const [text, logged] of cases) t.equal(redactText(text), logged, text)
 })

@@ -1,5 +1,5 @@
 /**
- * Request ids: taken from an incoming `X-Request-Id` when it is a sane token (so a caller
+ * Request ids: taken from an incoming `X-Request-Id` when it is a sane token holding no key (so a caller
  * or a proxy can follow one request through its logs), made fresh otherwise. Every log
  * line of a request carries it, and the answer returns it.
  */
@@ -11,7 +11,10 @@ export const REQUEST_ID_HEADER = 'x-request-id'
 // Visible ASCII without separators, 1 to 128 characters: safe in logs and headers.
 const ACCEPTED = /^[A-Za-z0-9._:@-]{1,128}$/
 
+/** A key of this service (`pst_...`), pasted where an id goes, would be written on every line. */
+const KEY_PREFIX = 'pst_'
+
 export function requestId (request: IncomingMessage): string {
   const incoming = request.headers[REQUEST_ID_HEADER]
-  return typeof incoming === 'string' && ACCEPTED.test(incoming) ? incoming : randomUUID()
+  return typeof incoming === 'string' && ACCEPTED.test(incoming) && !incoming.includes(KEY_PREFIX) ? incoming : randomUUID()
 }

@@ -8,6 +8,8 @@
  * allows); an operation names the ones it needs (`bearerAuth: [pets:write]`, which OpenAPI
  * 3.1 allows for any scheme). A scope named but not listed stops the start: a typo would
  * otherwise lock every key out of the operation.
+ *
+ * A `:write` scope includes the `:read` scope of the same resource (./scope-inclusion.ts).
  */
 import type { ApiDocument, JsonObject } from './document.ts'
 

@@ -8,6 +8,7 @@
 import bearerAuth from '@fastify/bearer-auth'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import { scopesIncluding } from '../../contract/scope-inclusion.ts'
 import { ApiError, type ErrorCode } from '../../http/error-codes.ts'
 import type { AcceptedKey, KeyLookup } from './plugin.ts'
 
@@ -31,8 +32,9 @@ export interface Authenticator {
   check: (request: FastifyRequest, reply: FastifyReply) => undefined | Promise<KeyRefusal>
   /**
    * The 403 `insufficient_scope` for a request whose valid key holds none of the
-   * alternatives the operation accepts (each a list of scopes needed together); undefined
-   * when it holds one.
+   * alternatives the operation accepts (each a list of scopes needed together), neither
+   * itself nor through a scope that includes it (`pets:write` includes `pets:read`);
+   * undefined when it holds one.
    */
   authorize: (request: FastifyRequest, alternatives: readonly (readonly string[])[]) => KeyRefusal | undefined
 }
@@ -67,17 +69,30 @@ function challenge (request: FastifyRequest, lookup: KeyLookup): KeyRefusal {
   return new KeyRefusal('invalid', 'unauthorized', 'Invalid API key', ', error="invalid_token"')
 }
 
-/** Whether a key holds every scope of one of the alternatives. */
-function holds (key: AcceptedKey, alternatives: readonly (readonly string[])[]): boolean {
+/** For each scope, the others that include it (../../contract/scope-inclusion.ts). */
+type Including = ReadonlyMap<string, readonly string[]>
+
+/** Whether a key holds every scope of one of the alternatives, each itself or through one that includes it. */
+function holds (key: AcceptedKey, alternatives: readonly (readonly string[])[], including: Including): boolean {
   const { scopes } = key
-  return scopes === undefined || alternatives.some((needed) => needed.every((scope) => scopes.has(scope)))
+  return scopes === undefined || alternatives.some((needed) => needed.every((scope) =>
+    scopes.has(scope) || (including.get(scope)?.some((other) => scopes.has(other)) ?? false)))
 }
 
-/** The 403, naming the scopes of the first alternative (RFC 6750 section 3: space-separated). */
-function forbidden (request: FastifyRequest, alternatives: readonly (readonly string[])[]): KeyRefusal {
+/**
+ * The 403, naming the scopes of the first alternative in the challenge (RFC 6750 section 3:
+ * space-separated), and in the message every alternative and the scopes that include them.
+ */
+function forbidden (request: FastifyRequest, alternatives: readonly (readonly string[])[], including: Including): KeyRefusal {
   const operation = request.routeOptions.config.operationId ?? 'this operation'
   const needed = alternatives.map((scopes) => scopes.join(' and ')).join(', or ')
-  return new KeyRefusal('insufficient_scope', 'insufficient_scope', `This API key lacks the scope ${needed}, which ${operation} needs`,
+  const named = [...new Set(alternatives.flat())]
+  const notes = named.flatMap((scope) => {
+    const others = including.get(scope) ?? []
+    return others.length === 0 ? [] : [`${others.join(' or ')} includes ${named.length === 1 ? 'it' : scope}`]
+  })
+  return new KeyRefusal('insufficient_scope', 'insufficient_scope',
+    `This API key lacks the scope ${needed}, which ${operation} needs${notes.length === 0 ? '' : ` (${notes.join('; ')})`}`,
     `, error="insufficient_scope", scope="${alternatives[0]!.join(' ')}"`)
 }
 
@@ -130,7 +145,8 @@ export default fp(async function auth (app: FastifyInstance) {
         else reject(error ?? new Error('the bearer check accepted a key the key ring refused'))
       })
     })
+  const including = scopesIncluding(app.apiKeys.everyScope)
   const authorize = (request: FastifyRequest, alternatives: readonly (readonly string[])[]) =>
-    holds(key(request)!, alternatives) ? undefined : refused(request, forbidden(request, alternatives))
+    holds(key(request)!, alternatives, including) ? undefined : refused(request, forbidden(request, alternatives, including))
   app.decorate('auth', { key, check, authorize })
 }, { name: 'auth', dependencies: ['api-keys'] })

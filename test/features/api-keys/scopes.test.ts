@@ -1,15 +1,16 @@
 /**
  * Scopes and expiry over HTTP, on whichever database this run tests: each operation needs
- * the scope its security requirement names, a key without it gets 403 `insufficient_scope`
- * (after authentication, never counted against the address), and an expired key a 401
- * that says so.
+ * the scope its security requirement names, or a `:write` scope of the same resource when it
+ * names a `:read` one; a key with neither gets 403 `insufficient_scope` (after
+ * authentication, never counted against the address), and an expired key a 401 that says so.
  */
 import t from 'tap'
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import { apiDocument } from '../../../src/contract/document.ts'
+import { declaredScopes } from '../../../src/contract/operation-security.ts'
 import { createApiKey, type NewKey } from '../../../src/features/api-keys/repository.ts'
-import { build, JSON_HEADERS, TEST_KEY } from '../../helpers/app.ts'
-import { errorBody } from '../../helpers/answers.ts'
+import { AUTH, build, JSON_HEADERS, TEST_KEY } from '../../helpers/app.ts'
+import { errorBody, JSON_TYPE } from '../../helpers/answers.ts'
 import { addPets, rowCount } from '../../helpers/store.ts'
 
 const EXPIRED_CHALLENGE = 'Bearer realm="petstore", error="invalid_token", error_description="the key has expired"'
@@ -27,48 +28,126 @@ const operations = [...apiDocument.operations.values()].map((op) => ({
   request: { method: op.method.toUpperCase(), url: `/v1${op.path.replace(/\{[^}]+\}/g, '1')}` } as InjectOptions
 }))
 
+/** The scopes the document's bearer scheme lists, in its order. */
+const declared = [...declaredScopes(apiDocument).keys()]
+
+/** The rule under test, stated on its own: `X:write` includes `X:read` when the document lists both. */
+const includedBy = (scope: string): string[] => {
+  const write = scope.replace(/:read$/, ':write')
+  return write !== scope && declared.includes(write) ? [write] : []
+}
+
+/** The 403 of a key without `scope`, which `operationId` needs. */
+const refusalMessage = (scope: string, operationId: string) => {
+  const including = includedBy(scope)
+  return `This API key lacks the scope ${scope}, which ${operationId} needs${including.length === 0 ? '' : ` (${including.join(' or ')} includes it)`}`
+}
+
 t.test('every operation needs the scope its security requirement names, and says which when it is missing', async (t) => {
   const app = await build(t, { keySyncIntervalMs: 60_000 })
   t.same(operations.map((op) => `${op.operationId} ${op.scope}`).sort(), [
     'cancelOrder orders:write', 'createPet pets:write', 'getOrder orders:read', 'getPet pets:read', 'listOrders orders:read',
     'listPets pets:read', 'placeOrder orders:write', 'updateOrder orders:write', 'updatePet pets:write'
   ])
+  t.same(declared.filter((scope) => includedBy(scope).length > 0), ['pets:read', 'orders:read'], 'the rule is not vacuous here')
   const every = app.apiKeys.everyScope
   for (const { operationId, scope, request } of operations) {
-    const without = await keyWith(app, { name: `all but ${operationId}`, scopes: every.filter((other) => other !== scope) })
+    // Every other scope, but none that includes this one.
+    const lacking = [scope, ...includedBy(scope)]
+    const without = await keyWith(app, { name: `all but ${operationId}`, scopes: every.filter((other) => !lacking.includes(other)) })
     const res = await app.inject({ ...request, headers: { ...without, 'content-type': 'application/json' }, payload: '{}' })
-    t.equal(res.statusCode, 403, `${operationId} without ${scope}`)
-    t.same(res.json(), errorBody('insufficient_scope', `This API key lacks the scope ${scope}, which ${operationId} needs`, 403))
+    t.equal(res.statusCode, 403, `${operationId} without ${lacking.join(' or ')}`)
+    t.same(res.json(), errorBody('insufficient_scope', refusalMessage(scope, operationId), 403))
     t.equal(res.headers['www-authenticate'], `Bearer realm="petstore", error="insufficient_scope", scope="${scope}"`)
     t.equal(res.headers['cache-control'], 'no-store')
     t.ok(res.headers['x-request-id'])
 
-    const only = await keyWith(app, { name: `only ${operationId}`, scopes: [scope] })
-    const allowed = await app.inject({ ...request, headers: { ...only, 'content-type': 'application/json' }, payload: '{}' })
-    t.not([401, 403].includes(allowed.statusCode), true, `${operationId} with only ${scope} passes the key check (${allowed.statusCode})`)
+    for (const enough of lacking) {
+      const only = await keyWith(app, { name: `only ${enough} for ${operationId}`, scopes: [enough] })
+      const allowed = await app.inject({ ...request, headers: { ...only, 'content-type': 'application/json' }, payload: '{}' })
+      t.not([401, 403].includes(allowed.statusCode), true, `${operationId} with only ${enough} passes the key check (${allowed.statusCode})`)
+    }
   }
 })
 
-t.test('a key without the scope changes nothing, and its refusal counts against the key, never the address', async (t) => {
-  const app = await build(t, { keySyncIntervalMs: 60_000, rateLimit: { perKey: 100, anonymous: 2 } })
+t.test('a :write scope includes the :read scope of its resource, and nothing of another resource', async (t) => {
+  const app = await build(t, { keySyncIntervalMs: 60_000 })
+  for (const write of declared.filter((scope) => scope.endsWith(':write'))) {
+    const key = await keyWith(app, { name: `only ${write}`, scopes: [write] })
+    for (const { operationId, scope, request } of operations) {
+      const res = await app.inject({ ...request, headers: { ...key, 'content-type': 'application/json' }, payload: '{}' })
+      if (scope === write || includedBy(scope).includes(write)) {
+        t.not([401, 403].includes(res.statusCode), true, `${operationId} (${scope}) with only ${write} passes the key check (${res.statusCode})`)
+      } else {
+        t.equal(res.statusCode, 403, `${operationId} (${scope}) with only ${write}`)
+        t.same(res.json(), errorBody('insufficient_scope', refusalMessage(scope, operationId), 403))
+      }
+    }
+  }
+})
+
+t.test('a write key reads the pets and orders it may change, whole, as a read key does', async (t) => {
+  const app = await build(t, { keySyncIntervalMs: 60_000 })
   const [petId] = await addPets(app, 1, { statuses: ['available'] })
-  const reader = await keyWith(app, { name: 'website', scopes: ['pets:read', 'orders:read'] })
-  const writes: InjectOptions[] = [
-    { method: 'POST', url: '/v1/pets', payload: { name: 'Rex', categoryId: 1 } },
-    { method: 'PATCH', url: `/v1/pets/${petId}`, payload: { status: 'sold' } },
-    { method: 'POST', url: '/v1/store/orders', payload: { petId } }
+  const placed = await app.inject({ method: 'POST', url: '/v1/store/orders', headers: JSON_HEADERS, payload: { petId, quantity: 2 } })
+  t.equal(placed.statusCode, 201)
+  const petWriter = await keyWith(app, { name: 'pet writer', scopes: ['pets:write'] })
+  const orderWriter = await keyWith(app, { name: 'order writer', scopes: ['orders:write'] })
+  const reads: Array<[string, string, Record<string, string>]> = [
+    ['getPet', `/v1/pets/${petId}`, petWriter],
+    ['listPets', '/v1/pets', petWriter],
+    ['getOrder', '/v1/store/orders/1', orderWriter],
+    ['listOrders', '/v1/store/orders', orderWriter]
   ]
-  for (const write of writes) {
-    const res = await app.inject({ ...write, headers: { ...reader, 'content-type': 'application/json', 'idempotency-key': 'once' } })
+  for (const [operationId, url, key] of reads) {
+    const expected = await app.inject({ url, headers: AUTH })
+    const res = await app.inject({ url, headers: key })
+    t.equal(res.statusCode, 200, operationId)
+    t.equal(res.headers['content-type'], JSON_TYPE, operationId)
+    t.equal(res.headers.etag, expected.headers.etag, operationId)
+    t.equal(res.body, expected.body, `${operationId} answers what a key holding every scope gets`)
+  }
+  // Still nothing of the other resource: a pet writer reads no order, an order writer no pet.
+  const order = await app.inject({ url: '/v1/store/orders/1', headers: petWriter })
+  t.equal(order.statusCode, 403)
+  t.same(order.json(), errorBody('insufficient_scope', 'This API key lacks the scope orders:read, which getOrder needs (orders:write includes it)', 403))
+  t.equal(order.headers['www-authenticate'], 'Bearer realm="petstore", error="insufficient_scope", scope="orders:read"')
+  const pet = await app.inject({ url: `/v1/pets/${petId}`, headers: orderWriter })
+  t.equal(pet.statusCode, 403)
+  t.same(pet.json(), errorBody('insufficient_scope', 'This API key lacks the scope pets:read, which getPet needs (pets:write includes it)', 403))
+  t.equal(pet.headers['www-authenticate'], 'Bearer realm="petstore", error="insufficient_scope", scope="pets:read"')
+})
+
+t.test('a read key cannot write: a whole 403 for each write, nothing changes, and it counts against the key, never the address', async (t) => {
+  const app = await build(t, { keySyncIntervalMs: 60_000, rateLimit: { perKey: 100, anonymous: 2 } })
+  const [petId, heldId] = await addPets(app, 2, { statuses: ['available'] })
+  const placed = await app.inject({ method: 'POST', url: '/v1/store/orders', headers: JSON_HEADERS, payload: { petId: heldId } })
+  t.equal(placed.statusCode, 201)
+  const before = await Promise.all(['/v1/pets', '/v1/store/orders'].map((url) => app.inject({ url, headers: AUTH })))
+  const reader = await keyWith(app, { name: 'website', scopes: ['pets:read', 'orders:read'] })
+  const writes: Array<[string, string, InjectOptions]> = [
+    ['createPet', 'pets:write', { method: 'POST', url: '/v1/pets', payload: { name: 'Rex', categoryId: 1 } }],
+    ['updatePet', 'pets:write', { method: 'PATCH', url: `/v1/pets/${petId}`, payload: { status: 'sold' } }],
+    ['updatePet', 'pets:write', { method: 'PATCH', url: `/v1/pets/${petId}`, payload: {} }],
+    ['placeOrder', 'orders:write', { method: 'POST', url: '/v1/store/orders', payload: { petId } }],
+    ['updateOrder', 'orders:write', { method: 'PATCH', url: '/v1/store/orders/1', payload: { complete: true } }],
+    ['cancelOrder', 'orders:write', { method: 'DELETE', url: '/v1/store/orders/1' }]
+  ]
+  t.same([...new Set(writes.map(([operationId]) => operationId))].sort(),
+    operations.filter((op) => op.scope.endsWith(':write')).map((op) => op.operationId).sort(), 'every write of the document')
+  for (const [operationId, scope, write] of writes) {
+    const res = await app.inject({ ...write, headers: { ...reader, 'content-type': 'application/json', 'idempotency-key': `once-${operationId}` } })
     t.equal(res.statusCode, 403, `${write.method} ${write.url}`)
+    t.equal(res.headers['content-type'], JSON_TYPE)
+    t.same(res.json(), errorBody('insufficient_scope', `This API key lacks the scope ${scope}, which ${operationId} needs`, 403))
+    t.equal(res.headers['www-authenticate'], `Bearer realm="petstore", error="insufficient_scope", scope="${scope}"`)
     t.equal(res.headers['ratelimit-limit'], '100', 'it is counted against the key')
   }
-  t.equal(await rowCount(app, 'pets'), 1, 'no pet was made')
-  t.equal(await rowCount(app, 'orders'), 0, 'no order was placed')
+  t.equal(await rowCount(app, 'pets'), 2, 'no pet was made')
+  t.equal(await rowCount(app, 'orders'), 1, 'no order was placed')
   t.equal(await rowCount(app, 'idempotency_keys'), 0, 'no answer was kept for a retry')
-  const pet = await app.inject({ url: '/v1/pets?limit=1', headers: reader })
-  t.equal(pet.statusCode, 200)
-  t.equal(pet.json()[0].status, 'available', 'the pet is as it was')
+  const after = await Promise.all(['/v1/pets', '/v1/store/orders'].map((url) => app.inject({ url, headers: AUTH })))
+  t.same(after.map((res) => res.body), before.map((res) => res.body), 'the pets and the order are as they were')
 
   // The address allowance (2) is whole: a bad key is its first failure, not past it.
   for (const attempt of [1, 2]) {

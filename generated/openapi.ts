@@ -357,8 +357,9 @@ export interface components {
             };
         };
         /**
-         * @description The API key is valid but lacks the operation's scope (`insufficient_scope`); the
-         *     `WWW-Authenticate` challenge names the scope. Nothing was changed.
+         * @description The API key is valid but lacks the operation's scope, and any scope that includes it
+         *     (`insufficient_scope`); the `WWW-Authenticate` challenge names the scope. Nothing was
+         *     changed.
          */
         Forbidden: {
             headers: {

@@ -3,6 +3,8 @@
  * when both are listed, so scopes added later follow without an edit.
  */
 import t from 'tap'
+import { apiDocument } from '../../src/contract/document.ts'
+import { declaredScopes } from '../../src/contract/operation-security.ts'
 import { effectiveScopes, includedScopes, scopesIncluding } from '../../src/contract/scope-inclusion.ts'
 
 const LATER = ['pets:read', 'pets:write', 'events:read', 'events:write', 'webhooks:write', 'audit:read', 'reports:read:write']
@@ -21,4 +23,15 @@ t.test('what a key may do: the scopes it holds and those they include, in the do
   t.same(effectiveScopes(['events:write', 'pets:read'], LATER), ['pets:read', 'events:read', 'events:write'])
   t.same(effectiveScopes(['webhooks:write'], LATER), ['webhooks:write'])
   t.same(effectiveScopes(['pets:write', 'gone:read'], LATER), ['pets:read', 'pets:write', 'gone:read'], 'a scope no longer listed is still shown, last')
+})
+
+t.test('the document says, in each scope\'s description, what the scope includes', async (t) => {
+  const scopes = declaredScopes(apiDocument)
+  const declared = [...scopes.keys()]
+  t.same([...scopesIncluding(declared).keys()], ['pets:read', 'orders:read'])
+  for (const [scope, allows] of scopes) {
+    const included = includedScopes(scope, declared)
+    if (included.length === 0) t.notMatch(allows, /includes/, scope)
+    else t.match(allows, new RegExp(`; includes ${included.join(', ')}\\.$`), scope)
+  }
 })

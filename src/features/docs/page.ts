@@ -8,14 +8,16 @@
  * - A deprecated operation's summary starts with its sunset date, and its description with
  *   the dates and its successor: Swagger UI only greys the operation out and strikes its
  *   path through, which says neither when it goes nor what replaces it.
- * - The scopes an operation's key needs come first in its description, and the bearer
- *   scheme lists every scope: Swagger UI shows scopes for OAuth only.
+ * - The scopes an operation's key needs come first in its description, each with the
+ *   scopes that include it, and the bearer scheme lists every scope: Swagger UI shows scopes
+ *   for OAuth only.
  * - The relative server says what it is in the servers list: "/v1" alone reads like a typo
  *   next to two full URLs.
  */
 import type { ApiDocument, JsonObject } from '../../contract/document.ts'
 import { STABILITY_PROMISES } from '../../contract/operation-hooks.ts'
 import { declaredScopes, requiredScopes } from '../../contract/operation-security.ts'
+import { scopesIncluding } from '../../contract/scope-inclusion.ts'
 
 type Level = keyof typeof STABILITY_PROMISES
 
@@ -50,7 +52,12 @@ function markings (operation: JsonObject, prefix: string): { tags: string[], lin
 function scopeLine (document: ApiDocument, operationId: string): string[] {
   const alternatives = requiredScopes(document, operationId)?.filter((scopes) => scopes.length > 0) ?? []
   if (alternatives.length === 0) return []
-  const needed = alternatives.map((scopes) => scopes.map((scope) => `\`${scope}\``).join(' and ')).join(', or ')
+  const including = scopesIncluding([...declaredScopes(document).keys()])
+  const named = (scope: string) => {
+    const others = including.get(scope) ?? []
+    return others.length === 0 ? `\`${scope}\`` : `\`${scope}\` (or ${others.map((other) => `\`${other}\``).join(' or ')}, which includes it)`
+  }
+  const needed = alternatives.map((scopes) => scopes.map(named).join(' and ')).join(', or ')
   return [`**Scope:** ${needed}. A key without it gets \`403 insufficient_scope\`.`]
 }
 

@@ -80,7 +80,7 @@ t.test('the docs page shows the deprecated getPet with its sunset date and succe
   const getPet = paths['/pets/{petId}'].get
   t.equal(getPet.deprecated, true)
   t.equal(getPet.summary, '[deprecated, sunset 2030-12-05] Get a pet')
-  t.match(getPet.description, /^\*\*Deprecated\*\* since 2026-11-22; \*\*sunset 2030-12-05\*\*, from when it answers `410 gone`\. Successor: `GET \/v1\/pets`\.\n\n\*\*Scope:\*\* `pets:read`\. [^\n]+\n\nReturns one pet\./)
+  t.match(getPet.description, /^\*\*Deprecated\*\* since 2026-11-22; \*\*sunset 2030-12-05\*\*, from when it answers `410 gone`\. Successor: `GET \/v1\/pets`\.\n\n\*\*Scope:\*\* `pets:read` \(or `pets:write`, which includes it\)\. [^\n]+\n\nReturns one pet\./)
   const served = parse((await app.inject({ url: '/openapi.json' })).body) as any
   t.equal(served.paths['/pets/{petId}'].get.summary, 'Get a pet (deprecated)', 'the document itself is served as written')
   t.match(served.paths['/pets/{petId}'].get.description, /^Returns one pet\./)
@@ -91,15 +91,17 @@ t.test('the docs page shows the scope each operation needs, and the scheme lists
   const page = (await app.inject({ url: '/docs/json' })).json()
   t.match(page.paths['/pets'].post.description, /^\*\*Scope:\*\* `pets:write`\. A key without it gets `403 insufficient_scope`\.\n\nAdds a pet/)
   t.match(page.paths['/store/orders/{orderId}'].delete.description, /^\*\*Beta\*\*: [^\n]+\n\n\*\*Scope:\*\* `orders:write`\./)
+  t.match(page.paths['/pets'].get.description, /^\*\*Scope:\*\* `pets:read` \(or `pets:write`, which includes it\)\. A key without it gets `403 insufficient_scope`\.\n\n/)
+  t.match(page.paths['/store/orders/{orderId}'].get.description, /\*\*Scope:\*\* `orders:read` \(or `orders:write`, which includes it\)\./)
   t.equal(page.components.securitySchemes.bearerAuth.description, [
     'An API key, sent as `Authorization: Bearer <API_KEY>`.',
     '',
     'A key holds one or more scopes, and each operation needs one:',
     '',
     '- `pets:read`: List and fetch pets.',
-    '- `pets:write`: Add and edit pets.',
+    '- `pets:write`: Add and edit pets; includes pets:read.',
     '- `orders:read`: List and fetch store orders.',
-    '- `orders:write`: Place, complete and cancel store orders.'
+    '- `orders:write`: Place, complete and cancel store orders; includes orders:read.'
   ].join('\n'))
   const served = parse((await app.inject({ url: '/openapi.json' })).body) as any
   t.same(served.paths['/pets'].post.security, [{ bearerAuth: ['pets:write'] }], 'the document itself states the scope in the security requirement')

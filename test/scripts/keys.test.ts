@@ -129,9 +129,16 @@ t.test('scopes and expiry on create, list --json, and mistakes that make nothing
   }
   const listed = JSON.parse((await keys(url, 'list', '--json')).stdout) as Array<Record<string, unknown>>
   t.equal(listed.length, 1, 'none of the mistakes made a key')
-  t.same(Object.keys(listed[0]!), ['id', 'name', 'prefix', 'scopes', 'createdAt', 'expiresAt', 'lastUsedAt', 'revokedAt', 'replacedAt'],
+  t.same(Object.keys(listed[0]!), ['id', 'name', 'prefix', 'scopes', 'effectiveScopes', 'createdAt', 'expiresAt', 'lastUsedAt', 'revokedAt', 'replacedAt'],
     'list --json holds no secret and no hash')
-  t.match(listed[0], { id: 1, name: 'website', scopes: ['pets:read', 'orders:read'], lastUsedAt: null, revokedAt: null, replacedAt: null })
+  t.match(listed[0], { id: 1, name: 'website', scopes: ['pets:read', 'orders:read'], effectiveScopes: ['pets:read', 'orders:read'], lastUsedAt: null, revokedAt: null, replacedAt: null })
+
+  // A :write scope includes the :read scope of its resource: the list says so, and the key holds what it was given.
+  const writer = await keys(url, 'create', '--name', 'editor', '--scopes', 'pets:write')
+  t.match(writer.stdout, /^Created key "editor" \(id 2\), scopes pets:write \(includes pets:read\), no expiry\./)
+  t.match((await keys(url, 'list')).stdout.split('\n')[2], /^2\s+editor\s+pst_\S+…\s+pets:write \(includes pets:read\)\s+\d{4}-/)
+  const both = JSON.parse((await keys(url, 'list', '--json')).stdout) as Array<Record<string, unknown>>
+  t.match(both[1], { id: 2, name: 'editor', scopes: ['pets:write'], effectiveScopes: ['pets:read', 'pets:write'] })
 })
 
 t.test('rotate makes a new key of the same name and scopes; both work during the grace; revoke NAME ends both', async (t) => {

@@ -17,11 +17,16 @@
  * Every change reaches every running service within two seconds. The arguments are
  * checked before the database is touched: a bad scope, duration or name makes nothing, and
  * neither does an option given twice (exit status 2, as for any line that is not a usage).
+ *
+ * A key is shown with the scopes it was given and those they include (`pets:write
+ * (includes pets:read)`; `effectiveScopes` in JSON), while it keeps only the ones it was
+ * given: what they include is read from the document at each check, not stored.
  */
 import { parseArgs } from 'node:util'
 import { stringify } from 'lossless-json'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../database/schema.ts'
+import { effectiveScopes } from '../../contract/scope-inclusion.ts'
 import { parseDuration } from './durations.ts'
 import { createApiKey, findActiveApiKeys, listApiKeys, revokeApiKeys, rotateApiKey, type ApiKeyInfo, type KeySelector } from './repository.ts'
 
@@ -79,10 +84,23 @@ function expiresAt (text: string | undefined, now: Date): Date | undefined {
   return text === undefined ? undefined : new Date(now.getTime() + parseDuration('--expires-in', text))
 }
 
-function table (keys: ApiKeyInfo[], now: Date): string {
-  const expires = (key: ApiKeyInfo) => key.expiresAt === null ? '-' : `${key.expiresAt}${Date.parse(key.expiresAt) <= now.getTime() ? ' (expired)' : ''}`
+/** A key as shown: after its scopes, every scope it may use (those and the ones they include). */
+type ShownKey = ApiKeyInfo & { effectiveScopes: string[] }
+
+function shown ({ id, name, prefix, scopes, ...rest }: ApiKeyInfo, everyScope: readonly string[]): ShownKey {
+  return { id, name, prefix, scopes, effectiveScopes: effectiveScopes(scopes, everyScope), ...rest }
+}
+
+/** The scopes given, then ` (includes …)` for those they include that were not given too. */
+function scopeList (key: ShownKey, separator: string): string {
+  const included = key.effectiveScopes.filter((scope) => !key.scopes.includes(scope))
+  return `${key.scopes.join(separator)}${included.length === 0 ? '' : ` (includes ${included.join(separator)})`}`
+}
+
+function table (keys: ShownKey[], now: Date): string {
+  const expires = (key: ShownKey) => key.expiresAt === null ? '-' : `${key.expiresAt}${Date.parse(key.expiresAt) <= now.getTime() ? ' (expired)' : ''}`
   const rows = [['ID', 'NAME', 'PREFIX', 'SCOPES', 'CREATED', 'EXPIRES', 'LAST USED', 'REVOKED'],
-    ...keys.map((key) => [String(key.id), printable(key.name), `${key.prefix}…`, key.scopes.join(',') || '-', key.createdAt,
+    ...keys.map((key) => [String(key.id), printable(key.name), `${key.prefix}…`, scopeList(key, ',') || '-', key.createdAt,
       expires(key), key.lastUsedAt ?? '-', key.revokedAt ?? '-'])]
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)))
   return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n')
@@ -93,8 +111,8 @@ function json (value: unknown): string {
   return stringify(value, undefined, 2)!
 }
 
-function describe (info: ApiKeyInfo): string {
-  return `"${printable(info.name)}" (id ${info.id}), scopes ${info.scopes.join(', ')}, ${info.expiresAt === null ? 'no expiry' : `expires ${info.expiresAt}`}`
+function describe (key: ShownKey): string {
+  return `"${printable(key.name)}" (id ${key.id}), scopes ${scopeList(key, ', ')}, ${key.expiresAt === null ? 'no expiry' : `expires ${key.expiresAt}`}`
 }
 
 function shownOnce (key: string): string {
@@ -165,13 +183,14 @@ export function keysCommand (args: string[], everyScope: readonly string[], now 
       const expiry = expiresAt(values['expires-in'], now)
       return async (db) => {
         const { key, info } = await createApiKey(db, { name, scopes, expiresAt: expiry }, now)
-        return values.json === true ? json({ key, ...info }) : `Created key ${describe(info)}. ${shownOnce(key)}`
+        const made = shown(info, everyScope)
+        return values.json === true ? json({ key, ...made }) : `Created key ${describe(made)}. ${shownOnce(key)}`
       }
     }
     case 'list': {
       if (target !== undefined) throw new UsageError()
       return async (db) => {
-        const keys = await listApiKeys(db)
+        const keys = (await listApiKeys(db)).map((info) => shown(info, everyScope))
         if (values.json === true) return json(keys)
         return keys.length === 0 ? 'No keys.' : table(keys, now)
       }
@@ -184,10 +203,11 @@ export function keysCommand (args: string[], everyScope: readonly string[], now 
         const chosen = await resolved(db, which)
         const rotated = await rotateApiKey(db, chosen, { graceMs, expiresAt: expiry }, now)
         if (rotated === undefined) throw new Error(`no current key with ${named(chosen)} (revoked and already rotated keys cannot be rotated)`)
-        if (values.json === true) return json({ key: rotated.key, ...rotated.info, replaced: rotated.replaced })
-        const ends = graceMs === 0 ? 'now' : `at ${rotated.replaced.expiresAt}`
-        return `Rotated key "${printable(rotated.info.name)}": the old key (id ${rotated.replaced.id}) stops working ${ends}. ` +
-          `The new key is ${describe(rotated.info)}. ${shownOnce(rotated.key)}`
+        const [made, replaced] = [shown(rotated.info, everyScope), shown(rotated.replaced, everyScope)]
+        if (values.json === true) return json({ key: rotated.key, ...made, replaced })
+        const ends = graceMs === 0 ? 'now' : `at ${replaced.expiresAt}`
+        return `Rotated key "${printable(made.name)}": the old key (id ${replaced.id}) stops working ${ends}. ` +
+          `The new key is ${describe(made)}. ${shownOnce(rotated.key)}`
       }
     }
     default: {

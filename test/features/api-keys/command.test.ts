@@ -111,3 +111,29 @@ t.test('a bare target of digits is an id, a name, or refused when it is both', a
   await command('create', '--name', '4242')(app.db)
   t.equal(await command('revoke', '4242')(app.db), 'Revoked key "4242" (id 4).', 'no key has the id 4242, so it is the name')
 })
+
+t.test('a :write scope shows the :read scope it includes, and the key still holds only the scopes it was given', async (t) => {
+  const app = await build(t, { keySyncIntervalMs: 60_000 })
+  const made = await command('create', '--name', 'writer', '--scopes', 'orders:read,pets:write')(app.db)
+  t.match(made, /^Created key "writer" \(id 1\), scopes pets:write, orders:read \(includes pets:read\), no expiry\. It is shown this once/)
+  const json = JSON.parse(await command('create', '--name', 'ops', '--scopes', 'orders:write,pets:write', '--json')(app.db)) as Record<string, unknown>
+  t.match(json, { id: 2, scopes: ['pets:write', 'orders:write'], effectiveScopes: ['pets:read', 'pets:write', 'orders:read', 'orders:write'] })
+  await command('create', '--name', 'all')(app.db)
+
+  const table = (await command('list')(app.db)).split('\n')
+  t.match(table[1], /^1\s+writer\s+pst_\S+…\s+pets:write,orders:read \(includes pets:read\)\s+2026-11-24T10:00:00\.000Z\s+-\s+-\s+-$/)
+  t.match(table[2], /^2\s+ops\s+pst_\S+…\s+pets:write,orders:write \(includes pets:read,orders:read\)\s+2026-11-24T10:00:00\.000Z\s+-\s+-\s+-$/)
+  t.match(table[3], /^3\s+all\s+pst_\S+…\s+pets:read,pets:write,orders:read,orders:write\s+2026-11-24T10:00:00\.000Z\s+-\s+-\s+-$/, 'nothing to add when it holds them')
+  const listed = JSON.parse(await command('list', '--json')(app.db)) as Array<{ scopes: string[], effectiveScopes: string[] }>
+  t.same(listed.map(({ scopes, effectiveScopes }) => ({ scopes, effectiveScopes })), [
+    { scopes: ['pets:write', 'orders:read'], effectiveScopes: ['pets:read', 'pets:write', 'orders:read'] },
+    { scopes: ['pets:write', 'orders:write'], effectiveScopes: EVERY },
+    { scopes: EVERY, effectiveScopes: EVERY }
+  ])
+  const stored = await app.db.selectFrom('api_keys').select('scopes').orderBy('id').execute()
+  t.same(stored.map((row) => row.scopes), ['pets:write orders:read', 'pets:write orders:write', 'pets:read pets:write orders:read orders:write'], 'what is stored is what was given')
+
+  const rotated = JSON.parse(await command('rotate', 'writer', '--json')(app.db)) as Record<string, unknown>
+  t.match(rotated, { id: 4, scopes: ['pets:write', 'orders:read'], effectiveScopes: ['pets:read', 'pets:write', 'orders:read'], replaced: { id: 1, effectiveScopes: ['pets:read', 'pets:write', 'orders:read'] } })
+  t.match(await command('rotate', 'ops', '--grace', '0')(app.db), /The new key is "ops" \(id 5\), scopes pets:write, orders:write \(includes pets:read, orders:read\), no expiry\./)
+})

@@ -48,8 +48,11 @@ export const petHandlers = {
         throw new ApiError('not_found', `Pet ${petId} not found`)
       case 'precondition_failed':
         throw new ApiError('precondition_failed', `Pet ${petId} was not changed: its current ETag is not one If-Match names`)
-      case 'held':
-        throw new ApiError('conflict', `Pet ${petId} is held by open order ${update.orderId}; its status cannot change until the order is completed or cancelled`)
+      case 'held': {
+        // The order is named only to a key that may read it.
+        const order = request.server.auth.authorize(request, [['orders:read']]) === undefined ? `open order ${update.orderId}` : 'an open order'
+        throw new ApiError('conflict', `Pet ${petId} is held by ${order}; its status cannot change until the order is completed or cancelled`)
+      }
     }
     reply.header('etag', tagOf(update.pet))
     return update.pet

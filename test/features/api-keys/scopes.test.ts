@@ -214,3 +214,28 @@ t.test('metrics count the refusals by operation and reason', async (t) => {
   t.match(text, /^api_key_refusals_total\{operation="cancelOrder",reason="insufficient_scope"\} 1$/m)
   t.match(text, /^api_key_refusals_total\{operation="listPets",reason="missing"\} 1$/m)
 })
+
+t.test('a refusal tells a key nothing of a resource it may not read', async (t) => {
+  const app = await build(t, { keySyncIntervalMs: 60_000 })
+  await addPets(app, 1, { statuses: ['available'] })
+  const order = await app.inject({ method: 'POST', url: '/v1/store/orders', headers: JSON_HEADERS, payload: { petId: 1 } })
+  t.equal(order.statusCode, 201)
+  const held = (which: string) => errorBody('conflict', `Pet 1 is held by ${which}; its status cannot change until the order is completed or cancelled`, 409)
+  const patch = { method: 'PATCH', url: '/v1/pets/1', payload: { status: 'sold' } } as const
+
+  const petsOnly = await keyWith(app, { name: 'pets only', scopes: ['pets:write'] })
+  const blind = await app.inject({ ...patch, headers: { ...petsOnly, 'content-type': 'application/json' } })
+  t.equal(blind.statusCode, 409)
+  t.same(blind.json(), held('an open order'), 'a key without orders:read is not told which order')
+  const seeing = await app.inject({ ...patch, headers: JSON_HEADERS })
+  t.same(seeing.json(), held(`open order ${order.json().id}`), 'a key that may read orders is')
+
+  const ordersOnly = await keyWith(app, { name: 'orders only', scopes: ['orders:write'] })
+  const again = { method: 'POST', url: '/v1/store/orders', payload: { petId: 1 } } as const
+  const unseen = await app.inject({ ...again, headers: { ...ordersOnly, 'content-type': 'application/json' } })
+  t.equal(unseen.statusCode, 409)
+  t.same(unseen.json(), errorBody('conflict', 'Pet 1 is not available', 409), 'a key without pets:read is not told the pet\'s status')
+  const seen = await app.inject({ ...again, headers: JSON_HEADERS })
+  t.same(seen.json(), errorBody('conflict', 'Pet 1 is not available (its status is pending)', 409))
+  t.equal(await rowCount(app, 'orders'), 1, 'nothing was written')
+})

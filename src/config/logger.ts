@@ -35,7 +35,7 @@ function serializeRequest (request: FastifyRequest) {
  * so from the causes' too, which pino adds to both): an error can quote the request's URL,
  * as Fastify's warning of a reply sent twice does, or an upstream's.
  */
-function serializeError (error: Error) {
+function serializeError (error: Error): ReturnType<typeof pino.stdSerializers.err> {
   const logged = pino.stdSerializers.err(error)
   // Anything without a string `message` comes back as it was given: not ours to change.
   if (typeof error?.message !== 'string') return logged

@@ -72,6 +72,16 @@ export function scriptResult (script: string, args: string[], env: Record<string
     ({ code, stdout, stderr }: ScriptResult) => ({ code, stdout, stderr }))
 }
 
+/** `npm run keys` on a database, resolving with its output, rejecting on a non-zero exit. */
+export function keys (databaseUrl: string, ...args: string[]) {
+  return runScript('scripts/keys.ts', args, { DATABASE_URL: databaseUrl })
+}
+
+/** `npm run keys` expected to fail: its exit code and output. */
+export function keysFailure (databaseUrl: string, ...args: string[]) {
+  return scriptResult('scripts/keys.ts', args, { DATABASE_URL: databaseUrl })
+}
+
 /** A temporary folder for one test, removed afterwards. */
 export function tempDir (t: Test): string {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-test-'))

@@ -34,7 +34,7 @@ t.test('durations: whole minutes, hours or days, and 0 only where a grace allows
 t.test('command lines that are not a usage are refused with it, before anything runs', async (t) => {
   for (const args of [[], ['nope'], ['create'], ['create', 'x', '--name', 'y'], ['list', 'extra'], ['list', '--name', 'x'],
     ['revoke'], ['revoke', 'a', '--id', '1'], ['revoke', '--id', 'abc'], ['rotate', '--grace', '1h'], ['create', '--name', 'x', '--bogus'],
-    ['create', '--name', 'x', '--json=yes']]) {
+    ['create', '--name', 'x', '--json=yes'], ['create', '--name', ' '], ['revoke', 'x', '--name', 'y'], ['rotate'], ['list', '--grace', '1h']]) {
     const error = thrown(() => command(...args))
     t.ok(error instanceof UsageError, args.join(' '))
     t.equal((error as Error).message, USAGE)
@@ -43,6 +43,15 @@ t.test('command lines that are not a usage are refused with it, before anything 
     { message: 'unknown scope "pets:delete": the scopes are pets:read, pets:write, orders:read, orders:write (--scopes takes one or more, comma-separated)' })
   t.throws(() => command('create', '--name', 'tab\there'), { message: 'a key name is 1 to 100 characters, with no control or invisible formatting characters' })
   t.ok(thrown(() => command('create', '--name', 'x', '--expires-in', '1y')) instanceof DurationError)
+  const notADuration = 'is not a duration: a whole number of minutes, hours or days up to 36500d, as in 45m, 12h or 30d'
+  const refusals: Array<[string[], string]> = [
+    [['create', '--name', 'x', '--scopes', ''], 'unknown scope "": the scopes are pets:read, pets:write, orders:read, orders:write (--scopes takes one or more, comma-separated)'],
+    [['create', '--name', 'x', '--expires-in', '30'], `--expires-in "30" ${notADuration}`],
+    [['create', '--name', 'x', '--expires-in', '0'], `--expires-in "0" ${notADuration}`],
+    [['create', '--name', 'x', '--expires-in', '99999d'], `--expires-in "99999d" ${notADuration}`],
+    [['rotate', 'website', '--grace', '1w'], `--grace "1w" ${notADuration}, or 0`]
+  ]
+  for (const [args, message] of refusals) t.throws(() => command(...args), { message }, args.join(' '))
 })
 
 t.test('an option given more than once is a usage error that names it, before anything runs', async (t) => {

@@ -5,7 +5,7 @@
  * - A body the document declares `required` is there. Fastify validates a body declared
  *   under several media types by the request's `Content-Type`, so a request with neither
  *   body nor `Content-Type` would reach the handler unvalidated, with no body at all. An
- *   empty body is no body (../contract/validation.ts reads it as none).
+ *   empty body is no body (./validation.ts reads it as none).
  * - No path parameter is empty: `/v1/pets/` names no pet, so it is no route (404), as
  *   `/v1/pets/1/x` is, rather than a pet id that "must be integer".
  */

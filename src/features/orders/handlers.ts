@@ -34,8 +34,9 @@ export const orderHandlers = {
     }
     if (placed.outcome === 'unavailable') {
       // The pet's status is told only to a key that may read pets.
-      const why = request.server.auth.authorize(request, [['pets:read']]) !== undefined ? ''
-        : placed.status === null ? ' (it has no status)' : ` (its status is ${placed.status})`
+      const mayReadPets = request.server.auth.authorize(request, [['pets:read']]) === undefined
+      const status = placed.status === null ? ' (it has no status)' : ` (its status is ${placed.status})`
+      const why = mayReadPets ? status : ''
       throw new ApiError('conflict', `Pet ${petId} is not available${why}`)
     }
     // Returned, not sent: an idempotent create keeps the answer before it goes out.

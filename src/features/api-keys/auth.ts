@@ -37,6 +37,11 @@ export interface Authenticator {
    * undefined when it holds one.
    */
   authorize: (request: FastifyRequest, alternatives: readonly (readonly string[])[]) => KeyRefusal | undefined
+  /**
+   * Whether the request's valid key holds `scope`, itself or through one that includes it:
+   * a question, not a refusal, so nothing is counted (what an answer may tell the key).
+   */
+  may: (request: FastifyRequest, scope: string) => boolean
 }
 
 declare module 'fastify' {
@@ -148,5 +153,6 @@ export default fp(async function auth (app: FastifyInstance) {
   const including = scopesIncluding(app.apiKeys.everyScope)
   const authorize = (request: FastifyRequest, alternatives: readonly (readonly string[])[]) =>
     holds(key(request)!, alternatives, including) ? undefined : refused(request, forbidden(request, alternatives, including))
-  app.decorate('auth', { key, check, authorize })
+  const may = (request: FastifyRequest, scope: string) => holds(key(request)!, [[scope]], including)
+  app.decorate('auth', { key, check, authorize, may })
 }, { name: 'auth', dependencies: ['api-keys'] })

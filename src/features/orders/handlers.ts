@@ -34,7 +34,7 @@ export const orderHandlers = {
     }
     if (placed.outcome === 'unavailable') {
       // The pet's status is told only to a key that may read pets.
-      const mayReadPets = request.server.auth.authorize(request, [['pets:read']]) === undefined
+      const mayReadPets = request.server.auth.may(request, 'pets:read')
       const status = placed.status === null ? ' (it has no status)' : ` (its status is ${placed.status})`
       const why = mayReadPets ? status : ''
       throw new ApiError('conflict', `Pet ${petId} is not available${why}`)

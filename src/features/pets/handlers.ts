@@ -50,7 +50,7 @@ export const petHandlers = {
         throw new ApiError('precondition_failed', `Pet ${petId} was not changed: its current ETag is not one If-Match names`)
       case 'held': {
         // The order is named only to a key that may read it.
-        const order = request.server.auth.authorize(request, [['orders:read']]) === undefined ? `open order ${update.orderId}` : 'an open order'
+        const order = request.server.auth.may(request, 'orders:read') ? `open order ${update.orderId}` : 'an open order'
         throw new ApiError('conflict', `Pet ${petId} is held by ${order}; its status cannot change until the order is completed or cancelled`)
       }
     }

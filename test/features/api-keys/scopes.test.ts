@@ -216,7 +216,7 @@ t.test('metrics count the refusals by operation and reason', async (t) => {
 })
 
 t.test('a refusal tells a key nothing of a resource it may not read', async (t) => {
-  const app = await build(t, { keySyncIntervalMs: 60_000 })
+  const app = await build(t, { keySyncIntervalMs: 60_000, metrics: true })
   await addPets(app, 1, { statuses: ['available'] })
   const order = await app.inject({ method: 'POST', url: '/v1/store/orders', headers: JSON_HEADERS, payload: { petId: 1 } })
   t.equal(order.statusCode, 201)
@@ -238,4 +238,5 @@ t.test('a refusal tells a key nothing of a resource it may not read', async (t) 
   const seen = await app.inject({ ...again, headers: JSON_HEADERS })
   t.same(seen.json(), errorBody('conflict', 'Pet 1 is not available (its status is pending)', 409))
   t.equal(await rowCount(app, 'orders'), 1, 'nothing was written')
+  t.notMatch(await app.prometheus!.registry.metrics(), /^api_key_refusals_total\{/m, 'asking what a key may read refuses nothing')
 })

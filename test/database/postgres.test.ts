@@ -17,7 +17,9 @@ const skip = await postgresSkipReason()
 async function withApps (url: string, count: number, use: (...apps: Awaited<ReturnType<typeof buildApp>>[]) => Promise<void>, options: Partial<AppOptions> = {}) {
   const apps = []
   try {
-    for (let i = 0; i < count; i++) apps.push(await buildApp({ database: { url }, apiKeys: [TEST_KEY], ...options }))
+    // Without overload shedding: beside the other test files the event loop lags, and a 503
+    // would read as a write one instance did not see.
+    for (let i = 0; i < count; i++) apps.push(await buildApp({ database: { url }, apiKeys: [TEST_KEY], pressure: { maxEventLoopDelayMs: 0 }, ...options }))
     await use(...apps)
   } finally {
     for (const app of apps) await app.close()

@@ -7,11 +7,14 @@ import { build, TEST_KEY } from '../../helpers/app.ts'
 import { REDIS_URL, redisSkipReason } from '../../helpers/services.ts'
 
 const skip = await redisSkipReason()
+// Longer than the default 200 ms, which a busy machine's round trip to Redis can exceed: the
+// request would then count in memory, and the instances would not share the count.
+const redisCommandTimeoutMs = 1000
 
 t.test('with REDIS_URL, instances share one budget per key', { skip }, async (t) => {
   // A key of its own, so this run's counters are its own; they are deleted afterwards.
   const key = `redis-test-${randomBytes(16).toString('hex')}`
-  const options = { database: { url: ':memory:' }, apiKeys: [key], redisUrl: REDIS_URL, rateLimit: { perKey: 3, anonymous: 60 } }
+  const options = { database: { url: ':memory:' }, apiKeys: [key], redisUrl: REDIS_URL, redisCommandTimeoutMs, rateLimit: { perKey: 3, anonymous: 60 } }
   const first = await build(t, options)
   const second = await build(t, options)
   const redis = new Redis(REDIS_URL)
@@ -32,7 +35,7 @@ t.test('with REDIS_URL, instances share one budget per key', { skip }, async (t)
 t.test('with REDIS_URL, instances share each address\'s allowance of failed key checks', { skip }, async (t) => {
   // An address of its own, so this run's counters are its own; they are deleted afterwards.
   const address = `10.${randomBytes(3).join('.')}`
-  const options = { database: { url: ':memory:' }, apiKeys: [TEST_KEY], redisUrl: REDIS_URL, rateLimit: { perKey: 100, anonymous: 2 } }
+  const options = { database: { url: ':memory:' }, apiKeys: [TEST_KEY], redisUrl: REDIS_URL, redisCommandTimeoutMs, rateLimit: { perKey: 100, anonymous: 2 } }
   const first = await build(t, options)
   const second = await build(t, options)
   const redis = new Redis(REDIS_URL)

@@ -8,7 +8,8 @@ import { connect } from 'node:net'
 import { Agent, request } from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import type { Test } from 'tap'
 import { ensureFreshBuild } from '../../scripts/lib/fresh-build.js'
@@ -16,13 +17,24 @@ import { npmStart, spawnServer, type ServerProcess } from '../../scripts/lib/spa
 
 export type { ServerProcess }
 
+const root = fileURLToPath(new URL('../..', import.meta.url))
+
 /**
- * What child processes run with: the tests' environment, without coverage. They load the
- * sources through tsx, whose whitespace-minified output cannot be mapped back to source
- * lines (privatenumber/tsx#558), so their coverage would only blur the numbers the test
- * processes measure precisely.
+ * The coverage settings of the processes a test starts. When the test itself runs with
+ * coverage (`npm test`), theirs goes to `.tap/children/<test file>/`, apart from the test
+ * processes' coverage that the thresholds measure: it is for `npm run test:changed` to know
+ * what a test ran in the processes it started (scripts/lib/test-deps/record.ts). Without
+ * (`--disable-coverage`), they run without too.
  */
-export const CHILD_ENV = { ...process.env, _TAPJS_PROCESSINFO_COVERAGE_: '0' }
+export const CHILD_COVERAGE: Record<string, string> = process.env._TAPJS_PROCESSINFO_COVERAGE_ === '1'
+  ? {
+      _TAPJS_PROCESSINFO_COVERAGE_: '1',
+      _TAPJS_PROCESSINFO_CWD_: join(root, '.tap', 'children', encodeURIComponent(relative(root, process.argv[1] ?? 'unknown')))
+    }
+  : { _TAPJS_PROCESSINFO_COVERAGE_: '0' }
+
+/** What child processes run with: the tests' environment, and the coverage settings above. */
+export const CHILD_ENV = { ...process.env, ...CHILD_COVERAGE }
 
 /**
 /**
@@ -36,7 +48,7 @@ export async function startServer (t: Test, env: Record<string, string>, { built
   const database = env.DATABASE_URL ?? join(tempDir(t), 'petstore.db')
   // Overload shedding off unless a test asks for it: the test files running beside it on a
   // small machine lag the event loop, and its 503s would blur what a test looks at.
-  const server = await spawnServer(script, { ...startEnv, _TAPJS_PROCESSINFO_COVERAGE_: '0', MAX_EVENT_LOOP_DELAY_MS: '0', DATABASE_URL: database, ...env }, { nodeArgs })
+  const server = await spawnServer(script, { ...startEnv, ...CHILD_COVERAGE, MAX_EVENT_LOOP_DELAY_MS: '0', DATABASE_URL: database, ...env }, { nodeArgs })
   t.teardown(async () => {
     if (server.child.exitCode !== null || server.child.signalCode !== null) return
     server.child.kill('SIGKILL')
@@ -56,7 +68,6 @@ export async function builtServer (): Promise<ReturnType<typeof npmStart>> {
 }
 
 const run = promisify(execFile)
-const root = new URL('../..', import.meta.url)
 
 /** Runs one of scripts/ as `npm run` would, resolving with its output, rejecting on a non-zero exit. */
 export function runScript (script: string, args: string[], env: Record<string, string>) {

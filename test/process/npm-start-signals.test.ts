@@ -50,8 +50,7 @@ async function npmStart (t: Test, database: string): Promise<{ npm: ChildProcess
       PETSTORE_API_KEYS: KEY,
       LOG_FORMAT: 'json',
       RATE_LIMIT_MAX: '0',
-      MAX_EVENT_LOOP_DELAY_MS: '0',
-      _TAPJS_PROCESSINFO_COVERAGE_: '0'
+      MAX_EVENT_LOOP_DELAY_MS: '0'
     }
   })
   t.teardown(() => {

@@ -1,10 +1,12 @@
 /**
  * fast-check arbitraries derived from JSON schemas of the OpenAPI document: values that a
  * schema accepts, and values it must refuse. Nothing here restates a schema; every type,
- * bound, pattern, format, enum, const, default and alternative (`oneOf`, `anyOf`, `allOf`,
- * `type: [x, 'null']`, OpenAPI 3.0's `nullable`) is read from the one passed in.
+ * bound, pattern, format, enum, const, default, `uniqueItems` and alternative (`oneOf`,
+ * `anyOf`, `allOf`, `type: [x, 'null']`, OpenAPI 3.0's `nullable`) is read from the one
+ * passed in.
  */
 import fc from 'fast-check'
+import { stringify } from 'lossless-json'
 import { accepts } from './contract.ts'
 import { invalidStrings, validString, type Channel } from './strings.ts'
 
@@ -80,7 +82,12 @@ function ofType (schema: Schema, type: string, channel: Channel): fc.Arbitrary<u
     case 'integer': return validInteger(schema)
     case 'number': return fc.oneof(validNumber(schema), validInteger(schema))
     case 'boolean': return fc.boolean()
-    case 'array': return fc.array(valid(schema.items ?? {}), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 5, 5) })
+    case 'array': {
+      const items = valid(schema.items ?? {})
+      const size = { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 5, 5) }
+      // uniqueItems compares JSON values, so items are told apart by their JSON text.
+      return schema.uniqueItems === true ? fc.uniqueArray(items, { ...size, selector: (item) => stringify(item) }) : fc.array(items, size)
+    }
     case 'object': {
       // A read-only property is the service's to set, not the client's (OpenAPI 3.1 section 4.8.24).
       const writable = Object.entries(schema.properties ?? {}).filter(([, inner]) => (inner as Schema).readOnly !== true)

@@ -10,7 +10,10 @@ t.test('every operation of the document has its route schemas, free of OpenAPI-o
   t.notMatch(text, /"\$ref"|"example"|"x-/)
   t.same(Object.keys(routeSchema(apiDocument, 'createPet').body as object), ['type', 'description', 'required', 'additionalProperties', 'properties'])
   t.same(Object.keys(routeSchema(apiDocument, 'listPets').querystring as { properties: object }), ['type', 'properties', 'required', 'additionalProperties'])
-  t.same(Object.keys((routeSchema(apiDocument, 'listPets').querystring as { properties: object }).properties), ['limit', 'status', 'cursor'])
+  // The query parameters the document declares, in its order: read from it, so one added there needs no edit here.
+  const declared = apiDocument.parameters('listPets').filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name)
+  t.ok(declared.includes('limit'), 'listPets declares its paging limit')
+  t.same(Object.keys((routeSchema(apiDocument, 'listPets').querystring as { properties: object }).properties), declared)
 })
 
 t.test('every example in the document is valid for its schema, patterns read as Unicode', async (t) => {

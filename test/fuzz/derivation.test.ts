@@ -22,12 +22,15 @@ function edited (change: (document: any) => void): ApiDocument {
   return new ApiDocument(stringify(document), 'fixture')
 }
 
-const TAG = /^[a-z][a-z0-9-]{0,19}$/u
+// The fixture's parameter and fields have names no real change would pick, so a parameter or
+// field the document gains (a `tag` filter, a `nickname`) never collides with them.
+const PARAMETER = 'zzFixtureOnly'
+const PATTERN = /^[a-z][a-z0-9-]{0,19}$/u
 const fixture = edited((d) => {
-  d.paths['/pets'].get.parameters.push({ name: 'tag', in: 'query', required: false, schema: { type: 'string', pattern: TAG.source } })
+  d.paths['/pets'].get.parameters.push({ name: PARAMETER, in: 'query', required: false, schema: { type: 'string', pattern: PATTERN.source } })
   const newPet = d.components.schemas.NewPet
-  newPet.properties.nickname = { type: ['string', 'null'], maxLength: 20 }
-  newPet.properties.age = { oneOf: [{ type: 'integer', minimum: 0, maximum: 40 }, { type: 'string', const: 'unknown' }] }
+  newPet.properties.zzFixtureNullable = { type: ['string', 'null'], maxLength: 20 }
+  newPet.properties.zzFixtureOneOf = { oneOf: [{ type: 'integer', minimum: 0, maximum: 40 }, { type: 'string', const: 'unknown' }] }
   const body = d.paths['/pets'].post.requestBody
   body.content['application/merge-patch+json'] = { schema: body.content['application/json'].schema }
   const item = d.paths['/pets/{petId}']
@@ -41,19 +44,19 @@ const decodes = (text: string) => { try { decodeURIComponent(text); return true 
 
 t.test('a query parameter added to the document is sent, with values its schema takes', async (t) => {
   const requests = sample(validRequest(fixture, 'listPets'))
-  const tags = requests.map((request) => request.values.tag).filter((tag) => tag !== undefined)
-  t.ok(tags.length > 100 && tags.length < requests.length, `${tags.length} of ${requests.length} requests send the optional tag`)
-  t.ok(tags.every((tag) => typeof tag === 'string' && TAG.test(tag)), 'each tag matches its pattern')
-  t.ok(requests.every((request) => rawQuery(request.url, 'tag') === (request.values.tag === undefined ? undefined : percentEncode(request.values.tag as string))), 'each is in the URL')
-  t.notOk(sample(validRequest(apiDocument, 'listPets')).some((request) => request.url.includes('tag=')), 'the service\'s own document sends none')
+  const values = requests.map((request) => request.values[PARAMETER]).filter((value) => value !== undefined)
+  t.ok(values.length > 100 && values.length < requests.length, `${values.length} of ${requests.length} requests send the optional parameter`)
+  t.ok(values.every((value) => typeof value === 'string' && PATTERN.test(value)), 'each value matches its pattern')
+  t.ok(requests.every((request) => rawQuery(request.url, PARAMETER) === (request.values[PARAMETER] === undefined ? undefined : percentEncode(request.values[PARAMETER] as string))), 'each is in the URL')
+  t.notOk(sample(validRequest(apiDocument, 'listPets')).some((request) => request.url.includes(`${PARAMETER}=`)), 'the service\'s own document sends none')
 })
 
 t.test('the new query parameter is mutated, lone surrogates sent as bytes that are no UTF-8', async (t) => {
-  const mutated = sample(mutatedRequest(fixture, 'listPets'), 3000).filter((request) => request.mutation.startsWith('query tag'))
-  t.ok(mutated.some((request) => request.mutation === 'query tag twice'), 'sent twice')
-  const wires = mutated.filter((request) => request.mutation === 'query tag').map((request) => rawQuery(request.url, 'tag')!)
+  const mutated = sample(mutatedRequest(fixture, 'listPets'), 3000).filter((request) => request.mutation.startsWith(`query ${PARAMETER}`))
+  t.ok(mutated.some((request) => request.mutation === `query ${PARAMETER} twice`), 'sent twice')
+  const wires = mutated.filter((request) => request.mutation === `query ${PARAMETER}`).map((request) => rawQuery(request.url, PARAMETER)!)
   t.ok(wires.length > 20, `${wires.length} refused values`)
-  t.ok(wires.every((wire) => !decodes(wire) || !TAG.test(decodeURIComponent(wire))), 'each is refused by the pattern or decodes to no UTF-8')
+  t.ok(wires.every((wire) => !decodes(wire) || !PATTERN.test(decodeURIComponent(wire))), 'each is refused by the pattern or decodes to no UTF-8')
   t.ok(wires.some((wire) => /%ED%[AB][0-9A-F]%[89AB][0-9A-F]/.test(wire)), 'a lone surrogate among them, as its bytes')
   t.equal(percentEncode('a\ud800b'), 'a%ED%A0%80b')
   t.throws(() => encodeURIComponent('a\ud800b'), URIError, 'which encodeURIComponent cannot encode')
@@ -65,8 +68,8 @@ t.test('body fields with alternatives and null are sent in each of their shapes,
   const schema = inputsOf(fixture, 'createPet').bodies[0]!.schema
   const bodies = requests.map((request) => request.body!.value as Record<string, unknown>)
   t.ok(bodies.every((body) => accepts(schema, body)), 'every body is valid')
-  t.ok(bodies.some((body) => body.nickname === null) && bodies.some((body) => typeof body.nickname === 'string'), 'nickname: null and text')
-  t.ok(bodies.some((body) => body.age === 'unknown') && bodies.some((body) => typeof body.age === 'number'), 'age: each alternative of its oneOf')
+  t.ok(bodies.some((body) => body.zzFixtureNullable === null) && bodies.some((body) => typeof body.zzFixtureNullable === 'string'), 'a nullable field: null and text')
+  t.ok(bodies.some((body) => body.zzFixtureOneOf === 'unknown') && bodies.some((body) => typeof body.zzFixtureOneOf === 'number'), 'a oneOf field: each alternative')
   t.same(new Set(requests.map((request) => request.headers['content-type'])), new Set(['application/json', 'application/merge-patch+json']), 'both media types')
   t.ok(requests.every((request) => request.headers['content-type'] === request.body!.mediaType), 'each sent with its Content-Type')
   const mutations = new Set(sample(mutatedRequest(fixture, 'createPet'), 1000).map((request) => request.mutation))
@@ -98,6 +101,7 @@ t.test('schemas become values they accept and values they refuse', async (t) => 
     ['allOf', { allOf: [{ type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] }, { properties: { b: { type: 'boolean' } }, required: ['b'] }] }, (v) => v.every((x) => typeof x === 'object' && x !== null && 'a' in x && 'b' in x)],
     ['default', { type: 'integer', minimum: 0, maximum: 1000000, default: 7 }, (v) => v.filter((x) => x === 7).length > 20],
     ['pattern', { type: 'string', pattern: '^[A-Z]{2}-\\d{3}$' }, (v) => v.length > 0],
+    ['uniqueItems', { type: 'array', items: { enum: ['a', 'b', 'c'] }, maxItems: 3, uniqueItems: true }, (v) => v.some((x) => (x as unknown[]).length >= 2)],
     ['exclusive bounds', { type: 'number', exclusiveMinimum: 0, maximum: 1 }, (v) => v.every((x) => (x as number) > 0 && (x as number) <= 1)]
   ]
   for (const [what, schema, shapes] of cases) {

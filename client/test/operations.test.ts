@@ -21,7 +21,10 @@ import type { Operation } from '../src/operation.ts'
 
 const json = (schema: string) => ({ 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } })
 
-/** spec/openapi.yaml, with getOrder added and updatePet redeclared with a query. */
+/**
+ * spec/openapi.yaml, with getOrder added and updatePet redeclared with a query. The query
+ * parameter has a name no real change picks, so the document gaining one does not collide.
+ */
 function extendedSpec (): string {
   const spec = parseDocument(readFileSync(specPath, 'utf8'), { intAsBigInt: true })
   spec.setIn(['paths', '/store/orders/{orderId}', 'get'], spec.createNode({
@@ -36,7 +39,7 @@ function extendedSpec (): string {
     summary: 'Change a pet',
     parameters: [
       { $ref: '#/components/parameters/PetId' },
-      { name: 'notify', in: 'query', required: false, schema: { type: 'boolean' } },
+      { name: 'zzFixtureNotify', in: 'query', required: false, schema: { type: 'boolean' } },
       { name: 'If-Match', in: 'header', required: false, schema: { type: 'string' } }
     ],
     requestBody: {
@@ -91,12 +94,14 @@ t.test('a new operation in the document is a new entry of the table, and a metho
       return answers.shift()!
     }
   })
-  t.strictSame(Object.keys(methods).sort(), [
-    'cancelOrder', 'createPet', 'getOrder', 'getPet', 'listOrders', 'listOrdersPage', 'listPets', 'listPetsPage', 'placeOrder', 'updateOrder', 'updatePet'
-  ])
+  // A method per operation of the document, and a `<operationId>Page` for each paged one.
+  t.strictSame(Object.keys(table).sort(), [...document.operations.keys()].sort(), 'the table has every operation of the document')
+  const expected = [...document.operations.keys()].flatMap((id) => table[id]!.paged ? [id, `${id}Page`] : [id])
+  t.ok(expected.includes('getOrder') && expected.includes('listPetsPage'), 'among them the added one and a paged one')
+  t.strictSame(Object.keys(methods).sort(), expected.sort())
 
   t.strictSame(await methods.getOrder!(1), { id: 1, petId: 2, quantity: 1, complete: false })
-  t.strictSame(await methods.updatePet!(9007199254740993n, { name: 'Rexy' }, { notify: true }), { id: 9007199254740993n, name: 'Rexy', categoryId: 1 },
+  t.strictSame(await methods.updatePet!(9007199254740993n, { name: 'Rexy' }, { zzFixtureNotify: true }), { id: 9007199254740993n, name: 'Rexy', categoryId: 1 },
     'the answer parsed, its int64 exact')
   t.strictSame(await methods.updatePet!(3, { status: null }, undefined, { ifMatch: '"abc"' }), { id: 3, name: 'Rex', categoryId: 1 })
   await t.rejects(methods.getOrder!(7) as Promise<unknown>, { name: 'PetstoreError', status: 404, code: 'not_found', message: 'Order 7 not found', requestId: 'r-7' })
@@ -105,7 +110,7 @@ t.test('a new operation in the document is a new entry of the table, and a metho
     { method: 'GET', url: 'http://petstore.test/v1/store/orders/1', headers: { authorization: 'Bearer k' }, body: '' },
     {
       method: 'PATCH',
-      url: 'http://petstore.test/v1/pets/9007199254740993?notify=true',
+      url: 'http://petstore.test/v1/pets/9007199254740993?zzFixtureNotify=true',
       headers: { authorization: 'Bearer k', 'content-type': 'application/merge-patch+json' },
       body: '{"name":"Rexy"}'
     },
@@ -132,7 +137,7 @@ t.test('the new methods are typed from the document: arguments, answers, and wha
     "import { createPetstoreClient, type Order, type Pet } from './src/index.ts'",
     "const client = createPetstoreClient({ baseUrl: 'http://petstore.test/v1', apiKey: 'k' })",
     'const order: Order = await client.getOrder(1)',
-    "const pet: Pet = await client.updatePet(1, { name: 'Rexy' }, { notify: true }, { signal: AbortSignal.timeout(1000) })",
+    "const pet: Pet = await client.updatePet(1, { name: 'Rexy' }, { zzFixtureNotify: true }, { signal: AbortSignal.timeout(1000) })",
     "await client.updatePet(1, { status: 'sold' })",
     "await client.updatePet(1, { name: 'Rex' }, {}, { ifMatch: '\"abc\"' })",
     'console.log(order, pet, await client.getPet(1))',

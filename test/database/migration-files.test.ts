@@ -19,11 +19,13 @@ import { migrateToLatest, SERVICE_MIGRATIONS } from '../../src/database/migrate.
 import { testDatabaseUrl } from '../helpers/app.ts'
 import { builtServer, CHILD_ENV } from '../helpers/process.ts'
 
-const ADDED = '20991231000000_add_pet_notes'
-const ADD_PET_NOTES = `import type { Kysely } from 'kysely'
+// A column no real migration adds (the README's own example adds `notes`), so one that
+// does leaves this test as it is.
+const ADDED = '20991231000000_add_fixture_column'
+const ADD_FIXTURE_COLUMN = `import type { Kysely } from 'kysely'
 
 export async function up (db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('pets').addColumn('notes', 'text').execute()
+  await db.schema.alterTable('pets').addColumn('zz_fixture_only', 'text').execute()
 }
 `
 
@@ -31,7 +33,7 @@ export async function up (db: Kysely<any>): Promise<void> {
 function migrationsWithOneAdded (t: Test): URL {
   const root = t.testdir()
   cpSync(SERVICE_MIGRATIONS.folder, join(root, 'migrations'), { recursive: true })
-  writeFileSync(join(root, 'migrations', `${ADDED}.ts`), ADD_PET_NOTES)
+  writeFileSync(join(root, 'migrations', `${ADDED}.ts`), ADD_FIXTURE_COLUMN)
   return pathToFileURL(join(root, 'migrations/'))
 }
 
@@ -76,7 +78,7 @@ t.test('a migration added is applied at the next start, after `npm run codegen`'
   const applied = await migrateToLatest(db, { migrations: regenerated, folder })
   t.same(applied.map((result) => [result.migrationName, result.status]), [[ADDED, 'Success']])
   const pets = (await db.introspection.getTables()).find((table) => table.name === 'pets')
-  t.ok(pets?.columns.some((column) => column.name === 'notes'), 'the new column is there')
+  t.ok(pets?.columns.some((column) => column.name === 'zz_fixture_only'), 'the new column is there')
   t.same(await migrateToLatest(db, { migrations: regenerated, folder }), [], 'and the start after applies nothing')
 })
 

@@ -26,12 +26,17 @@ const root = fileURLToPath(new URL('../..', import.meta.url))
  * what a test ran in the processes it started (scripts/lib/test-deps/record.ts). Without
  * (`--disable-coverage`), they run without too.
  */
-export const CHILD_COVERAGE: Record<string, string> = process.env._TAPJS_PROCESSINFO_COVERAGE_ === '1'
-  ? {
-      _TAPJS_PROCESSINFO_COVERAGE_: '1',
-      _TAPJS_PROCESSINFO_CWD_: join(root, '.tap', 'children', encodeURIComponent(relative(root, process.argv[1] ?? 'unknown')))
-    }
-  : { _TAPJS_PROCESSINFO_COVERAGE_: '0' }
+export const CHILD_COVERAGE: Record<string, string | undefined> = {
+  ...(process.env._TAPJS_PROCESSINFO_COVERAGE_ === '1'
+    ? {
+        _TAPJS_PROCESSINFO_COVERAGE_: '1',
+        _TAPJS_PROCESSINFO_CWD_: join(root, '.tap', 'children', encodeURIComponent(relative(root, process.argv[1] ?? 'unknown')))
+      }
+    : { _TAPJS_PROCESSINFO_COVERAGE_: '0' }),
+  // Only the test processes need it (test/node-coverage.env); a child would write Node's own
+  // coverage for nothing.
+  NODE_V8_COVERAGE: undefined
+}
 
 /** What child processes run with: the tests' environment, and the coverage settings above. */
 export const CHILD_ENV = { ...process.env, ...CHILD_COVERAGE }

@@ -133,3 +133,5 @@ if (outcome.size > 0) {
   store.writeIndex(index)
 }
 rmSync(children, { recursive: true, force: true })
+// Node's own coverage of the test processes (test/node-coverage.env): node-tap's is the one read.
+rmSync(join(root, '.tap', 'node-coverage'), { recursive: true, force: true })

@@ -20,7 +20,9 @@ const files = projectFiles(root)
 const tests = [...files.keys()].filter((path) => /^(client\/)?test\/.*\.test\.ts$/.test(path)).sort()
 const sources = new Map<string, string>()
 const trees = new Map<string, Record<string, string>>()
+const index = store.readIndex()
 const project = {
+  loaded: new Set(Object.values(index.tests).flatMap((record) => Object.keys(record.files))),
   files,
   text: (path: string) => readFileSync(path, 'utf8'),
   source: (hash: string) => sources.get(hash) ?? sources.set(hash, store.source(hash)).get(hash)!,
@@ -30,7 +32,6 @@ const project = {
 if (!store.exists) {
   console.log('No record yet of what each test runs: running them all (as npm test does), which records it.')
 }
-const index = store.readIndex()
 const chosen = tests.flatMap((test) => {
   const why = whyRun(test, index.tests[test], project)
   return why === undefined ? [] : [{ test, why }]

@@ -23,7 +23,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url))
  * The coverage settings of the processes a test starts. When the test itself runs with
  * coverage (`npm test`), theirs goes to `.tap/children/<test file>/`, apart from the test
  * processes' coverage that the thresholds measure: it is for `npm run test:changed` to know
- * what a test ran in the processes it started (scripts/lib/test-deps/record.ts). Without
+ * what a test ran in the processes it started (see the record step in scripts/lib/test-deps/). Without
  * (`--disable-coverage`), they run without too.
  */
 export const CHILD_COVERAGE: Record<string, string | undefined> = {

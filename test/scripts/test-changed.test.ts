@@ -57,6 +57,7 @@ t.test('an edit inside code a process never ran leaves its test alone; one touch
 /** A project of a few files, with one test that loaded `a.ts` (never running its lines 3 to 5) and a fixture. */
 function project (files: Record<string, string>, then: Record<string, string>): Project {
   return {
+    loaded: new Set(['test/a.test.ts', 'src/a.ts', 'src/reader.ts', 'src/other.ts']),
     files: new Map(Object.entries(files).map(([path, text]) => [path, `hash of ${text}`])),
     text: (path) => files[path]!,
     source: (hash) => hash.replace(/^hash of /, ''),
@@ -65,13 +66,15 @@ function project (files: Record<string, string>, then: Record<string, string>): 
 }
 const a = 'line 1\nline 2\nline 3\nline 4\nline 5\nline 6\n'
 const test = 'reads "fixtures/data.json"\n'
-const then = { 'test/a.test.ts': test, 'src/a.ts': a, 'test/fixtures/data.json': '{}', 'docs/notes.md': 'notes' }
+const reader = 'reads "spec/doc.yaml", and every file but a README.md; src/other.ts\n'
+const then = { 'test/a.test.ts': test, 'src/a.ts': a, 'src/reader.ts': reader, 'test/fixtures/data.json': '{}', 'spec/doc.yaml': 'a: 1', 'README.md': 'hello', 'docs/notes.md': 'notes' }
 const record: TestRecord = {
   passed: true,
   tree: 'then',
   files: {
     'test/a.test.ts': { hash: `hash of ${test}`, neverRun: [[]] },
-    'src/a.ts': { hash: `hash of ${a}`, neverRun: [[[2, 6]]] }
+    'src/a.ts': { hash: `hash of ${a}`, neverRun: [[[2, 6]]] },
+    'src/reader.ts': { hash: `hash of ${reader}`, neverRun: [[]] }
   }
 }
 
@@ -92,4 +95,10 @@ t.test('why a test runs again, or not', async (t) => {
   t.equal(whyRun('test/a.test.ts', record, project({ ...then, 'docs/notes.md': 'more notes', 'docs/new.md': 'new' }, then)), undefined,
     'files it neither loads nor names')
   t.equal(whyRun('test/a.test.ts', record, project({ ...then, 'package.json': '{}' }, then)), 'package.json changed, which every test reads')
+  t.equal(whyRun('test/a.test.ts', record, project({ ...then, 'spec/doc.yaml': 'a: 2' }, then)), 'spec/doc.yaml changed, which src/reader.ts names',
+    'code names what it reads by its path')
+  t.equal(whyRun('test/a.test.ts', record, project({ ...then, 'README.md': 'hello again' }, then)), undefined,
+    'a bare file name in code is as often one it leaves out')
+  t.equal(whyRun('test/a.test.ts', record, project({ ...then, 'src/other.ts': 'reads "spec/doc.yaml"' }, { ...then, 'src/other.ts': '' })), undefined,
+    'code another test loads, named or not: its coverage says who runs it')
 })

@@ -81,56 +81,69 @@ function loadedBy (info: ProcessInfo, coverage: Coverage | undefined): Map<strin
   return loaded
 }
 
-const processes: ProcessRecord[] = []
-const outcome = new Map<string, boolean>()
-
-const main = [...processesIn(root)]
-const byUuid = new Map(main.map(({ info }) => [info.uuid, info]))
-for (const { info, coverage } of main) {
-  const test = byUuid.get(info.root)?.externalID
-  if (test === undefined) continue
-  if (info.uuid === info.root) {
-    // A test process without coverage ran under --disable-coverage: nothing to learn from its run.
-    if (coverage === undefined) continue
-    outcome.set(test, info.code === 0 && info.signal === null)
-  }
-  processes.push({ test, loaded: loadedBy(info, coverage) })
-}
 const children = join(root, '.tap', 'children')
-if (existsSync(children)) {
-  for (const folder of readdirSync(children)) {
-    const test = decodeURIComponent(folder)
-    for (const { info, coverage } of processesIn(join(children, folder))) processes.push({ test, loaded: loadedBy(info, coverage) })
+
+/** Reads this run's processes and brings the record of each test that ran with coverage up to date. */
+function recordRun () {
+  const processes: ProcessRecord[] = []
+  const outcome = new Map<string, boolean>()
+
+  const main = [...processesIn(root)]
+  const byUuid = new Map(main.map(({ info }) => [info.uuid, info]))
+  for (const { info, coverage } of main) {
+    const test = byUuid.get(info.root)?.externalID
+    if (test === undefined) continue
+    if (info.uuid === info.root) {
+      // A test process without coverage ran under --disable-coverage: nothing to learn from its run.
+      if (coverage === undefined) continue
+      outcome.set(test, info.code === 0 && info.signal === null)
+    }
+    processes.push({ test, loaded: loadedBy(info, coverage) })
+  }
+  if (existsSync(children)) {
+    for (const folder of readdirSync(children)) {
+      const test = decodeURIComponent(folder)
+      for (const { info, coverage } of processesIn(join(children, folder))) processes.push({ test, loaded: loadedBy(info, coverage) })
+    }
+  }
+
+  if (outcome.size > 0) {
+    const files = projectFiles(root)
+    const tree = store.keepTree(Object.fromEntries(files))
+    const index = store.readIndex()
+    for (const [test, passed] of outcome) {
+      const record: Record<string, LoadedFile> = {}
+      const seen = new Map<string, Set<string>>()
+      for (const process of processes) {
+        if (process.test !== test) continue
+        for (const [path, spans] of process.loaded) {
+          const hash = files.get(path)
+          if (hash === undefined) continue
+          const lists = seen.get(path) ?? new Set()
+          lists.add(JSON.stringify(spans))
+          seen.set(path, lists)
+          record[path] ??= { hash, neverRun: [] }
+        }
+      }
+      for (const [path, lists] of seen) {
+        const parsed = [...lists].map((list) => JSON.parse(list) as Span[])
+        // A process that ran all of a file settles it: no edit of it can be outside what ran.
+        record[path]!.neverRun = parsed.some((spans) => spans.length === 0) ? [[]] : parsed
+        store.keepSource(record[path]!.hash, readFileSync(join(root, path)))
+      }
+      index.tests[test] = { passed, tree, files: record }
+    }
+    store.writeIndex(index)
   }
 }
 
-if (outcome.size > 0) {
-  const files = projectFiles(root)
-  const tree = store.keepTree(Object.fromEntries(files))
-  const index = store.readIndex()
-  for (const [test, passed] of outcome) {
-    const record: Record<string, LoadedFile> = {}
-    const seen = new Map<string, Set<string>>()
-    for (const process of processes) {
-      if (process.test !== test) continue
-      for (const [path, spans] of process.loaded) {
-        const hash = files.get(path)
-        if (hash === undefined) continue
-        const lists = seen.get(path) ?? new Set()
-        lists.add(JSON.stringify(spans))
-        seen.set(path, lists)
-        record[path] ??= { hash, neverRun: [] }
-      }
-    }
-    for (const [path, lists] of seen) {
-      const parsed = [...lists].map((list) => JSON.parse(list) as Span[])
-      // A process that ran all of a file settles it: no edit of it can be outside what ran.
-      record[path]!.neverRun = parsed.some((spans) => spans.length === 0) ? [[]] : parsed
-      store.keepSource(record[path]!.hash, readFileSync(join(root, path)))
-    }
-    index.tests[test] = { passed, tree, files: record }
-  }
-  store.writeIndex(index)
+try {
+  recordRun()
+} catch (error) {
+  // The tests' own outcome stands; only the record is in doubt, so it goes, and the next
+  // `npm run test:changed` runs everything and records it again.
+  console.error(`npm run test:changed will run every test next: recording what this run ran failed (${(error as Error).message})`)
+  store.forget()
 }
 rmSync(children, { recursive: true, force: true })
 // Node's own coverage of the test processes (test/node-coverage.env): node-tap's is the one read.

@@ -6,8 +6,9 @@
  *   or removed, outside every function and block that process never entered (an edit inside
  *   code a test never ran cannot change what it saw; its first and last lines, where a
  *   function is named and closed, count as run);
- * - a file it reads rather than loads changed: one named in a file it loaded (the document
- *   in src/contract/document.ts, a fixture in its test), or one every test reads.
+ * - a file it reads rather than loads (one no test loads as code) changed: one named in a
+ *   file it loaded (the document by its path in src/contract/document.ts, a fixture by its
+ *   name in the test), or one every test reads.
  */
 import { basename } from 'node:path'
 import { structuredPatch } from 'diff'
@@ -18,6 +19,8 @@ import type { TestRecord } from './store.ts'
 export const READ_BY_EVERY_TEST = ['package.json', 'package-lock.json', 'tsconfig.json']
 
 export interface Project {
+  /** The files some test loads as code: their tests are known from the coverage, not from names. */
+  loaded: ReadonlySet<string>
   /** Every file's hash now. */
   files: ReadonlyMap<string, string>
   /** A file's text now. */
@@ -40,15 +43,15 @@ export function whyRun (test: string, record: TestRecord | undefined, project: P
   }
   const then = project.tree(record.tree)
   for (const [path, hash] of project.files) {
-    if (then[path] === hash || path in record.files) continue
+    if (then[path] === hash || path in record.files || project.loaded.has(path)) continue
     if (READ_BY_EVERY_TEST.includes(path)) return `${path} changed, which every test reads`
-    const reader = Object.entries(record.files).find(([, loaded]) => names(project.source(loaded.hash), path))
-    if (reader !== undefined) return `${path} changed, which ${reader[0]} names`
+    const reader = Object.keys(record.files).find((file) => names(file, project.source(record.files[file]!.hash), path))
+    if (reader !== undefined) return `${path} changed, which ${reader} names`
   }
   for (const path of Object.keys(then)) {
-    if (project.files.has(path) || path in record.files) continue
-    const reader = Object.entries(record.files).find(([, loaded]) => names(project.source(loaded.hash), path))
-    if (reader !== undefined) return `${path} is gone, which ${reader[0]} names`
+    if (project.files.has(path) || path in record.files || project.loaded.has(path)) continue
+    const reader = Object.keys(record.files).find((file) => names(file, project.source(record.files[file]!.hash), path))
+    if (reader !== undefined) return `${path} is gone, which ${reader} names`
   }
   return undefined
 }
@@ -70,7 +73,16 @@ export function firstRunLineChanged (then: string, now: string, neverRun: readon
   return undefined
 }
 
-/** Whether a file's text names `path`: the path itself, or its file name. */
-function names (text: string, path: string) {
-  return text.includes(path) || text.includes(basename(path))
+/**
+ * Whether the file at `reader` (with text `text`) names `path`. A test or its helper names
+ * the data it reads by its file name (`fixtures/stability.yaml`, `README.md`); other code,
+ * and any code file, by its path in the project (`spec/openapi.yaml`), since a bare name
+ * there is as often one it leaves out (the build's inputs are every file but a README.md).
+ */
+function names (reader: string, text: string, path: string) {
+  const byName = /^(client\/)?test\//.test(reader) && !CODE.test(path)
+  return byName ? text.includes(basename(path)) : path.includes('/') && text.includes(path)
 }
+
+/** Code, named by its path alone: a test's imports name many a `store.ts`. */
+const CODE = /\.[cm]?[jt]s$/

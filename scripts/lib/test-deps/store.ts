@@ -9,7 +9,7 @@
  *   the test ran.
  */
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Span } from './never-run.ts'
 
@@ -39,6 +39,11 @@ export class Store {
 
   get exists () {
     return existsSync(join(this.directory, 'index.json'))
+  }
+
+  /** Drops the record: every test counts as never run. */
+  forget () {
+    rmSync(join(this.directory, 'index.json'), { force: true })
   }
 
   readIndex (): Index {

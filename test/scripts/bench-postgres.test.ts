@@ -1,0 +1,22 @@
+/**
+ * `npm run bench -- --only "on PostgreSQL"`, on a tiny size: the PostgreSQL rows, each against
+ * express-pg, with their transactions and round trips per request. Where a PostgreSQL answers
+ * (see ../helpers/services.ts); without one this skips, and with PETSTORE_REQUIRE_SERVICES=1
+ * it fails. The figures mean nothing at this size and are not looked at.
+ */
+import t from 'tap'
+import { runScript } from '../helpers/process.ts'
+import { postgresSkipReason } from '../helpers/services.ts'
+import { TINY } from './bench-options.ts'
+
+const skip = await postgresSkipReason()
+
+t.test('the PostgreSQL rows run on their own and report every measure', { skip, timeout: 300_000 }, async (t) => {
+  const { stdout } = await runScript('scripts/bench.ts', [...TINY, '--only', 'on PostgreSQL'], {})
+  t.match(stdout, /\nPostgreSQL \d+\S* .*\n\n\| scenario \| service req\/s \| express-pg \|/, 'the PostgreSQL table')
+  for (const name of ['GET /v1/pets?limit=20', 'GET /v1/pets?limit=100&status=sold', 'GET /v1/pets/{id}', 'POST /v1/pets']) {
+    // Rates, the ratio, latencies, then transactions and round trips per request for each server.
+    const row = new RegExp(`\\| ${name.replace(/[?{}]/g, '\\$&')} on PostgreSQL \\| \\d+ \\| \\d+ \\| [\\d.]+× \\| [\\d.]+ / [\\d.]+ \\| [\\d.]+ \\| [\\d.]+ / [\\d.]+ \\| [\\d.]+ / [\\d.]+ \\| ≥`)
+    t.match(stdout, row, `${name} on PostgreSQL against express-pg`)
+  }
+})

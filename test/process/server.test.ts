@@ -9,7 +9,7 @@ import { connect, createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { until } from '../helpers/until.ts'
-import { CHILD_ENV, startServer, tempDir, tryConnect } from '../helpers/process.ts'
+import { builtServer, CHILD_ENV, startServer, tempDir, tryConnect } from '../helpers/process.ts'
 
 const root = new URL('../..', import.meta.url)
 
@@ -65,7 +65,7 @@ t.test('npm start with LOG_FORMAT=pretty writes lines for people, through the tr
 })
 
 t.test('with METRICS_PORT, metrics are served on their own listener, not on the API port', async (t) => {
-  const server = await startServer(t, { PETSTORE_API_KEYS: 'metrics-test-key-not-a-secret-0', METRICS_PORT: '0' })
+  const server = await startServer(t, { PETSTORE_API_KEYS: 'metrics-test-key-not-a-secret-0', METRICS_PORT: '0' }, { built: true })
   await until(() => server.output().includes('"metricsUrl"'), 'the metrics address in the log')
   const { metricsUrl } = server.output().split('\n').filter((line) => line.includes('"metricsUrl"')).map((line) => JSON.parse(line))[0]
   t.not(new URL(metricsUrl).port, String(server.port))
@@ -82,7 +82,7 @@ t.test('the metrics listener is on METRICS_HOST, not on HOST, even when HOST is 
   // 127.0.0.2 is a loopback address of its own on Linux: nothing else answers there.
   const server = await startServer(t, {
     PETSTORE_API_KEYS: 'metrics-test-key-not-a-secret-0', HOST: '0.0.0.0', METRICS_PORT: '0', METRICS_HOST: '127.0.0.2'
-  })
+  }, { built: true })
   await until(() => server.output().includes('"metricsUrl"'), 'the metrics address in the log')
   const { metricsUrl } = server.output().split('\n').filter((line) => line.includes('"metricsUrl"')).map((line) => JSON.parse(line))[0]
   const port = Number(new URL(metricsUrl).port)
@@ -96,7 +96,7 @@ t.test('a scrape left unfinished does not hold the shutdown', async (t) => {
   // The grace period is shorter than the headers timeout: waiting for the scrape would exit 1.
   const server = await startServer(t, {
     PETSTORE_API_KEYS: 'metrics-test-key-not-a-secret-0', METRICS_PORT: '0', SHUTDOWN_GRACE_MS: '3000'
-  })
+  }, { built: true })
   await until(() => server.output().includes('"metricsUrl"'), 'the metrics address in the log')
   const { metricsUrl } = server.output().split('\n').filter((line) => line.includes('"metricsUrl"')).map((line) => JSON.parse(line))[0]
   const scrape = connect(Number(new URL(metricsUrl).port), '127.0.0.1')
@@ -111,10 +111,11 @@ t.test('a scrape left unfinished does not hold the shutdown', async (t) => {
   await closed
 })
 
-/** Starts the sources with `env`, expecting the start to fail: its exit code and what it said on stderr. */
+/** Starts the build as `npm start` does, with `env`, expecting the start to fail: its exit code and what it said on stderr. */
 async function failedStart (env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: root, env: { ...CHILD_ENV, ...env }, stdio: ['ignore', 'pipe', 'pipe']
+  const start = await builtServer()
+  const child = spawn(process.execPath, [...start.nodeArgs, start.script], {
+    cwd: root, env: { ...CHILD_ENV, ...start.env, ...env }, stdio: ['ignore', 'pipe', 'pipe']
   })
   let stderr = ''
   child.stderr.on('data', (chunk) => { stderr += chunk })

@@ -2,7 +2,7 @@
  * Real processes: src/server.ts run as `npm start` runs it, for the tests that need a real
  * socket, signals or a crash, a stream of creates against it, and the programs of scripts/.
  */
-import { execFile } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
 import { once } from 'node:events'
 import { connect } from 'node:net'
 import { Agent, request } from 'node:http'
@@ -30,12 +30,25 @@ export const CHILD_COVERAGE: Record<string, string | undefined> = {
   ...(process.env._TAPJS_PROCESSINFO_COVERAGE_ === '1'
     ? {
         _TAPJS_PROCESSINFO_COVERAGE_: '1',
-        _TAPJS_PROCESSINFO_CWD_: join(root, '.tap', 'children', encodeURIComponent(relative(root, process.argv[1] ?? 'unknown')))
+        _TAPJS_PROCESSINFO_CWD_: join(root, '.tap', 'children', encodeURIComponent(relative(root, process.argv[1] ?? 'unknown'))),
+        _TAPJS_PROCESSINFO_COV_FILES_: coveredInChildren().join('\n')
       }
     : { _TAPJS_PROCESSINFO_COVERAGE_: '0' }),
   // Only the test processes need it (test/node-coverage.env); a child would write Node's own
   // coverage for nothing.
   NODE_V8_COVERAGE: undefined
+}
+
+/**
+ * The files whose coverage a started process records: the project's own, and the bundle
+ * `npm start` runs. Named one by one because node-tap's default leaves out any script with
+ * a source under node_modules, and the bundle is made of those as much as of ours: without
+ * its coverage, a test that started the built service counted as having run every line of
+ * it, and was chosen for any edit.
+ */
+function coveredInChildren (): string[] {
+  const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 })
+  return [...listed.split('\0').filter(Boolean), 'dist/server.js'].map((path) => join(root, path))
 }
 
 /** What child processes run with: the tests' environment, and the coverage settings above. */

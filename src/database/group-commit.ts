@@ -84,7 +84,13 @@ async function inSavepoints (trx: Kysely<Database>, batch: Pending[]): Promise<O
     try {
       outcomes.push({ ok: true, value: await item.work(trx) })
     } catch (error) {
-      await sql`rollback to item`.execute(trx)
+      try {
+        await sql`rollback to item`.execute(trx)
+      } catch {
+        // No savepoint left: SQLite rolled the whole transaction back (a full disk can), so
+        // every write of the batch fails, with the cause rather than the missing savepoint.
+        throw error
+      }
       outcomes.push({ ok: false, error })
     }
     await sql`release item`.execute(trx)

@@ -161,4 +161,25 @@ expect '"status":"sold"'
 step '409 conflict: an order that is complete (shipped) cannot be cancelled'
 call 409 DELETE "/v1/store/orders/$shipped" "${AUTH[@]}"
 
+step 'listEvents (experimental): every change above as an event, oldest first'
+call 200 GET '/v1/events?limit=2' "${AUTH[@]}"
+expect '"type":"pet.created"'
+event=$(grep -o '"id":"evt_[^"]*"' "$work/body" | head -n 1 | cut -d'"' -f4)
+
+step 'getEvent (experimental): one event, as the feed lists it'
+call 200 GET "/v1/events/$event" "${AUTH[@]}"
+
+step 'listEvents of one type, to its end: every page links to the next, an empty one too'
+next='/v1/events?type=order.cancelled'
+call 200 GET "$next" "${AUTH[@]}"
+expect '"type":"order.cancelled"'
+while [ "$(cat "$work/body")" != '[]' ]; do
+  next=$(header link | sed -E 's/^<([^>]*)>.*/\1/')
+  call 200 GET "$next" "${AUTH[@]}"
+done
+
+step 'the same Link with wait=1: no new event within a second, so 200 [] and the Link to poll on'
+call 200 GET "${next/wait=0/wait=1}" "${AUTH[@]}"
+expect 'rel="next"' headers
+
 printf '\nAll calls answered as expected.\n'

@@ -22,6 +22,22 @@ export interface ApiKeys {
   scopes: Generated<string>;
 }
 
+export interface Events {
+  data: string;
+  id: string;
+  occurred_at: string;
+  position: Generated<Int64>;
+  previous: string | null;
+  sequence: Int64 | null;
+  transaction_id: Int64 | null;
+  type: string;
+}
+
+export interface EventSequence {
+  id: Generated<Int64>;
+  last: Int64;
+}
+
 export interface IdempotencyKeys {
   api_key_hash: string;
   expires_at: Int64;
@@ -48,6 +64,8 @@ export interface Pets {
 
 export interface DB {
   api_keys: ApiKeys;
+  event_sequence: EventSequence;
+  events: Events;
   idempotency_keys: IdempotencyKeys;
   orders: Orders;
   pets: Pets;

@@ -35,8 +35,9 @@ try {
   // Imported here: reading the service's own document at import would throw outside this try.
   const { ApiDocument } = await import('../src/contract/document.ts')
   const { checkDocument } = await import('../src/contract/start-checks.ts')
+  const { EMITTED_EVENTS } = await import('../src/features/events/types.ts')
   const document = ApiDocument.read(source, 'spec/openapi.yaml')
-  checkDocument(document)
+  checkDocument(document, EMITTED_EVENTS)
   operationsTable = clientOperations(document)
 } catch (error) {
   console.error(`npm run codegen: ${(error as Error).message}`)

@@ -18,6 +18,9 @@ import idempotency from './features/idempotency/plugin.ts'
 import { idempotentCreates } from './features/idempotency/idempotent.ts'
 import metrics from './features/metrics/plugin.ts'
 import docs from './features/docs/plugin.ts'
+import events, { type EventsOptions } from './features/events/plugin.ts'
+import { EMITTED_EVENTS } from './features/events/types.ts'
+import { waitingReads } from './features/events/waiting.ts'
 import errors, { sendError } from './http/error-handler.ts'
 import pressure, { type PressureOptions } from './http/pressure.ts'
 import rateLimits, { type RateLimitOptions } from './features/rate-limit/plugin.ts'
@@ -62,6 +65,8 @@ export interface AppOptions {
   responseCacheBytes?: number
   /** How often database keys are reloaded and their last use written (default 1 s). */
   keySyncIntervalMs?: number
+  /** Event retention, waiting readers and polling (./config/defaults.ts). */
+  events?: Partial<Omit<EventsOptions, 'document'>>
 }
 
 function hopsTrusted (hops: number) {
@@ -117,7 +122,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     await app.register(database, { ...DEFAULTS.database, ...options.database })
     await app.register(responseCache, { maxBytes: options.responseCacheBytes ?? DEFAULTS.responseCacheBytes })
     const document = options.document ?? apiDocument
-    checkDocument(document)
+    // The service's handlers emit its events; a fixture's handlers emit none.
+    checkDocument(document, options.document === undefined || options.handlers === undefined ? EMITTED_EVENTS : {})
     await app.register(apiKeys, {
       environmentKeys: options.apiKeys ?? [],
       everyScope: [...declaredScopes(document).keys()],
@@ -127,6 +133,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     await app.register(idempotency, DEFAULTS.idempotency)
     await app.register(redis, { url: options.redisUrl, commandTimeoutMs: options.redisCommandTimeoutMs ?? DEFAULTS.redisCommandTimeoutMs })
     await app.register(rateLimits, { ...DEFAULTS.rateLimit, ...options.rateLimit })
+    await app.register(events, { document, ...DEFAULTS.events, ...options.events })
     await app.register(docs, { document })
     await app.register(health)
     await app.register(specRoutes, {
@@ -136,7 +143,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
       responseTimeoutMs: timeouts.responseMs,
       // A create's transaction waits on the database with it, as a cache lookup does on
       // PostgreSQL; on SQLite a cache hit waits on nothing but the end of its turn.
-      wrappers: { insideDeadline: [idempotentCreates, cachedReadsWithinDeadline], outsideDeadline: [cachedReadsAroundDeadline] }
+      // A feed reader's wait is between reads, each within the deadline: waiting is no 503.
+      wrappers: { insideDeadline: [idempotentCreates, cachedReadsWithinDeadline], outsideDeadline: [cachedReadsAroundDeadline, waitingReads] }
     })
   } catch (error) {
     // Whatever started (the database, timers) stops with the failed start.

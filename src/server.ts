@@ -43,7 +43,8 @@ const app = await buildApp({
   pressure: config.pressure,
   timeouts: config.timeouts,
   metrics: config.metricsPort !== undefined,
-  responseCacheBytes: config.responseCacheBytes
+  responseCacheBytes: config.responseCacheBytes,
+  events: config.events
 }).catch(cannotStart('PORT'))
 
 // SIGTERM or SIGINT: stop accepting connections, let in-flight requests finish (new ones

@@ -15,6 +15,7 @@ import { parseDocument } from 'yaml'
 import { clientOperations } from '../../scripts/lib/client-operations.ts'
 import { ApiDocument, specPath } from '../../src/contract/document.ts'
 import { checkDocument } from '../../src/contract/start-checks.ts'
+import { EMITTED_EVENTS } from '../../src/features/events/types.ts'
 import { tempDir } from '../../test/helpers/process.ts'
 import { methodsOf } from '../src/client.ts'
 import type { Operation } from '../src/operation.ts'
@@ -67,7 +68,7 @@ async function tableOf (dir: string): Promise<Readonly<Record<string, Operation>
 }
 
 t.test('a new operation in the document is a new entry of the table, and a method that calls it', async (t) => {
-  t.doesNotThrow(() => checkDocument(document), 'a document the service could serve')
+  t.doesNotThrow(() => checkDocument(document, EMITTED_EVENTS), 'a document the service could serve')
   const table = await tableOf(tempDir(t))
   t.strictSame(table.getOrder, {
     method: 'GET', path: '/store/orders/{orderId}', pathParameters: ['orderId'], body: null, defaulted: [], query: 'none', idempotencyKey: false, ifMatch: false, paged: false, answer: 'json'

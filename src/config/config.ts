@@ -40,6 +40,8 @@ interface Env {
   MAX_HEAP_USED_BYTES: number
   METRICS_PORT?: number
   RESPONSE_CACHE_MB: number
+  EVENT_RETENTION_DAYS: number
+  EVENT_WAIT_MAX_READERS: number
 }
 
 const schema: JSONSchemaType<Env> = {
@@ -78,7 +80,9 @@ const schema: JSONSchemaType<Env> = {
     MAX_EVENT_LOOP_UTILIZATION: { type: 'number', minimum: 0, maximum: 1, default: DEFAULTS.pressure.maxEventLoopUtilization },
     MAX_HEAP_USED_BYTES: { type: 'integer', minimum: 0, default: DEFAULTS.pressure.maxHeapUsedBytes },
     METRICS_PORT: { type: 'integer', minimum: 0, maximum: 65535, nullable: true },
-    RESPONSE_CACHE_MB: { type: 'number', minimum: 0, maximum: 4096, default: DEFAULTS.responseCacheBytes / 2 ** 20 }
+    RESPONSE_CACHE_MB: { type: 'number', minimum: 0, maximum: 4096, default: DEFAULTS.responseCacheBytes / 2 ** 20 },
+    EVENT_RETENTION_DAYS: { type: 'integer', minimum: 1, maximum: 3650, default: DEFAULTS.events.retentionDays },
+    EVENT_WAIT_MAX_READERS: { type: 'integer', minimum: 0, maximum: 100_000, default: DEFAULTS.events.maxWaiting }
   }
 }
 
@@ -101,6 +105,8 @@ export interface Config {
     idleCheckpointMs: number
   }
   responseCacheBytes: number
+  /** How long events are kept, and how many feed readers may wait at once. */
+  events: { retentionDays: number, maxWaiting: number }
   apiKeys: string[]
   log: { level: Env['LOG_LEVEL'], format: Env['LOG_FORMAT'] }
   bodyLimit: number
@@ -198,6 +204,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort: parsed.METRICS_PORT,
     metricsHost: parsed.METRICS_HOST,
     metricsKeepAliveMs: DEFAULTS.metricsKeepAliveMs,
-    responseCacheBytes: Math.round(parsed.RESPONSE_CACHE_MB * 2 ** 20)
+    responseCacheBytes: Math.round(parsed.RESPONSE_CACHE_MB * 2 ** 20),
+    events: { retentionDays: parsed.EVENT_RETENTION_DAYS, maxWaiting: parsed.EVENT_WAIT_MAX_READERS }
   }
 }

@@ -58,5 +58,11 @@ export const DEFAULTS = {
   /** How often database keys are reloaded and their last use written. */
   keySyncIntervalMs: 1000,
   /** How long the first answer to an Idempotency-Key is kept, and how often expired ones go. */
-  idempotency: { ttlMs: 24 * 60 * 60 * 1000, cleanupIntervalMs: 60_000 }
+  idempotency: { ttlMs: 24 * 60 * 60 * 1000, cleanupIntervalMs: 60_000 },
+  /**
+   * Events: how long they are kept, and how often expired ones go; how many feed readers
+   * may wait at once (`wait`), per instance; how often, besides after writes, committed
+   * events are numbered (PostgreSQL) and waiting readers look for events written elsewhere.
+   */
+  events: { retentionDays: 30, retentionIntervalMs: 60 * 60 * 1000, maxWaiting: 1000, pollIntervalMs: 1000 }
 } as const

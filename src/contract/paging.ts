@@ -21,15 +21,18 @@ export function decodeCursor (cursor: string): number | bigint {
   return toApiInt(text)
 }
 
-/** `Link: </v1/pets?limit=20&status=sold&cursor=...>; rel="next"`, keeping the other parameters. */
-function nextPageLink (path: string, query: Query, lastId: number | bigint): string {
+/**
+ * `Link: </v1/pets?limit=20&status=sold&cursor=...>; rel="next"`, keeping the other
+ * parameters; without `lastId`, the same request again, with no cursor.
+ */
+export function nextPageLink (path: string, query: Query, lastId: number | bigint | undefined): string {
   const params = new URLSearchParams()
   // In name order, whatever order the request gave them in: the link is the same for the
   // same page (the response cache keeps one answer for both orders).
   for (const [name, value] of Object.entries(query).sort(([a], [b]) => a < b ? -1 : 1)) {
     if (value !== undefined && name !== 'cursor') params.set(name, String(value))
   }
-  params.set('cursor', encodeCursor(lastId))
+  if (lastId !== undefined) params.set('cursor', encodeCursor(lastId))
   return `<${path}?${params.toString()}>; rel="next"`
 }
 
@@ -43,7 +46,7 @@ export function toPage<Row, Item> (rows: Row[], limit: number, map: (row: Row) =
 }
 
 /** A request's validated query: every parameter the operation declares, defaults applied. */
-type Query = Readonly<Record<string, string | number | boolean | bigint | undefined>>
+export type Query = Readonly<Record<string, string | number | boolean | bigint | undefined>>
 
 /**
  * A page's items, with `Link rel="next"` set on the reply when more follow; the link keeps

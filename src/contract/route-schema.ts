@@ -54,6 +54,11 @@ function parameterSchema (document: ApiDocument, parameters: JsonObject[], locat
   }
 }
 
+/** A schema of the document as a response serializer takes it (see `sharedSerializers`). */
+export function serializerSchema (document: ApiDocument, node: Json): JsonObject {
+  return withoutBigInts(jsonSchema(document, node)) as JsonObject
+}
+
 export function routeSchema (document: ApiDocument, operationId: string): FastifySchema {
   const { operation: op } = document.operation(operationId)
   const parameters = document.parameters(operationId)

@@ -8,6 +8,7 @@
 import type { ApiDocument, Json, JsonObject } from './document.ts'
 import { BODY_MEDIA_TYPES } from '../http/media-type.ts'
 import { securityProblems } from './operation-security.ts'
+import { eventProblems, type EmittedEvents } from './webhooks.ts'
 
 /** Where each location's parameters are read from, and the one style the service reads there. */
 const PARAMETER_STYLES: Readonly<Record<string, { style: string, explode: boolean }>> = {
@@ -85,15 +86,17 @@ function responseProblems (operationId: string, responses: JsonObject): string[]
       .map((mediaType) => `${operationId}: response ${status} media type ${mediaType} is not one the service answers (application/json)`))
 }
 
-/** Every problem of the document, in document order; none for a document the service can serve. */
-export function documentProblems (document: ApiDocument): string[] {
+/**
+ * Every problem of the document, in document order; none for a document the service can
+ * serve with handlers that emit `emitted` events (none: a document declaring webhooks is
+ * refused).
+ */
+export function documentProblems (document: ApiDocument, emitted: EmittedEvents = {}): string[] {
   const refs = unresolvedRefs(document, document.document, '#')
   // The rest reads through $refs, so it waits until they all resolve.
   if (refs.length > 0) return refs
   const problems: string[] = []
-  for (const key of ['webhooks']) {
-    if (document.document[key] !== undefined) problems.push(`${key}: the service sends no webhooks`)
-  }
+  problems.push(...eventProblems(document, emitted))
   problems.push(...securityProblems(document))
   for (const op of document.operations.values()) {
     const { operation } = op
@@ -107,8 +110,8 @@ export function documentProblems (document: ApiDocument): string[] {
 }
 
 /** Throws with every problem, one per line, when the document declares what the service cannot honour. */
-export function checkDocument (document: ApiDocument): void {
-  const problems = documentProblems(document)
+export function checkDocument (document: ApiDocument, emitted: EmittedEvents = {}): void {
+  const problems = documentProblems(document, emitted)
   if (problems.length > 0) {
     throw new Error(`${document.source} declares what the service cannot honour:\n  - ${problems.join('\n  - ')}`)
   }

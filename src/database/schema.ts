@@ -26,3 +26,4 @@ export interface Database extends Omit<DB, 'pets'> {
 export type PetRow = Selectable<Database['pets']>
 export type OrderRow = Selectable<Database['orders']>
 export type ApiKeyRow = Selectable<Database['api_keys']>
+export type EventRow = Selectable<Database['events']>

@@ -3,10 +3,12 @@
  * operation of generated/openapi.ts; the start checks the same against spec/openapi.yaml.
  */
 import type { Handlers } from '../contract/handler-types.ts'
+import { eventHandlers } from './events/handlers.ts'
 import { orderHandlers } from './orders/handlers.ts'
 import { petHandlers } from './pets/handlers.ts'
 
 export const handlers: Handlers = {
   ...petHandlers,
-  ...orderHandlers
+  ...orderHandlers,
+  ...eventHandlers
 }

@@ -30,6 +30,7 @@ t.test('defaults', async (t) => {
     timeouts: { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 72_000, connectionMs: 120_000, shutdownGraceMs: 10_000, responseMs: 6000 },
     pressure: { maxEventLoopDelayMs: 200, maxEventLoopUtilization: 0, maxHeapUsedBytes: 0 },
     responseCacheBytes: 4 * 1024 * 1024,
+    events: { retentionDays: 30, maxWaiting: 1000 },
     metricsHost: '127.0.0.1',
     metricsKeepAliveMs: 5000
   })
@@ -76,6 +77,8 @@ t.test('values from the environment', async (t) => {
     MAX_EVENT_LOOP_UTILIZATION: '0.95',
     MAX_HEAP_USED_BYTES: '1000000000',
     RESPONSE_CACHE_MB: '0.5',
+    EVENT_RETENTION_DAYS: '7',
+    EVENT_WAIT_MAX_READERS: '50',
     DATABASE_CONNECT_TIMEOUT_MS: '1500',
     DATABASE_STATEMENT_TIMEOUT_MS: '4000',
     DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '8000',
@@ -111,6 +114,7 @@ t.test('values from the environment', async (t) => {
     timeouts: { requestMs: 5000, headersMs: 2000, keepAliveMs: 65_000, connectionMs: 60_000, shutdownGraceMs: 3000, responseMs: 5000 },
     pressure: { maxEventLoopDelayMs: 0, maxEventLoopUtilization: 0.95, maxHeapUsedBytes: 1_000_000_000 },
     responseCacheBytes: 512 * 1024,
+    events: { retentionDays: 7, maxWaiting: 50 },
     metricsHost: '10.0.0.5',
     metricsKeepAliveMs: 5000
   })
@@ -127,6 +131,8 @@ t.test('a bad value stops the start with a message naming the variable', async (
     [{ PORT: 'eighty' }, /PORT must be integer/],
     [{ PORT: '70000' }, /PORT must be <= 65535/],
     [{ METRICS_PORT: 'yes' }, /METRICS_PORT must be integer/],
+    [{ EVENT_RETENTION_DAYS: '0' }, /EVENT_RETENTION_DAYS must be >= 1/],
+    [{ EVENT_WAIT_MAX_READERS: 'many' }, /EVENT_WAIT_MAX_READERS must be integer/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be equal to one of the allowed values/],
     [{ BODY_LIMIT: '0' }, /BODY_LIMIT must be >= 1/],
     [{ SQLITE_SYNCHRONOUS: 'OFF' }, /SQLITE_SYNCHRONOUS must be equal to one of the allowed values/],

@@ -8,10 +8,10 @@ import t from 'tap'
 import { apiDocument, type JsonObject } from '../../src/contract/document.ts'
 import { AUTH, build } from '../helpers/app.ts'
 import { errorBody, JSON_TYPE } from '../helpers/answers.ts'
+import { acceptedPath } from '../helpers/methods.ts'
 
 const operations = [...apiDocument.operations.values()]
 /** The operation's path with 1 for each parameter, under the prefix. */
-const pathOf = (url: string) => `${apiDocument.prefix}${url.replace(/:\w+/g, '1')}`
 const mediaTypesOf = (operationId: string): string[] => {
   const body = apiDocument.dereference(apiDocument.operation(operationId).operation.requestBody ?? null) as JsonObject | null
   return Object.keys((body?.content ?? {}) as JsonObject)
@@ -35,7 +35,7 @@ t.test('a required body that is missing is a 400 naming the media types, for eve
       ...accepted.map((type): [string, Record<string, string>, string] => [`an empty body as ${type}`, { 'content-type': type }, ''])
     ]
     for (const [what, headers, payload] of requests) {
-      const res = await app.inject({ method: method as 'POST', url: pathOf(url), headers: { ...AUTH, ...headers }, payload })
+      const res = await app.inject({ method: method as 'POST', url: acceptedPath(url), headers: { ...AUTH, ...headers }, payload })
       t.equal(res.statusCode, 400, `${operationId}: ${what}`)
       t.equal(res.headers['content-type'], JSON_TYPE)
       t.equal(res.headers['cache-control'], 'no-store')
@@ -49,7 +49,7 @@ t.test('a body in no declared media type is a 400 unsupported_media_type, for ev
   for (const { operationId, method, url } of withBody) {
     const refusal = errorBody('unsupported_media_type', `Content-Type must be ${mediaTypesOf(operationId).join(' or ')}`, 400)
     for (const headers of [{}, { 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }]) {
-      const res = await app.inject({ method: method as 'POST', url: pathOf(url), headers: { ...AUTH, ...headers }, payload: Buffer.from('{}') })
+      const res = await app.inject({ method: method as 'POST', url: acceptedPath(url), headers: { ...AUTH, ...headers }, payload: Buffer.from('{}') })
       t.equal(res.statusCode, 400, `${operationId}: ${JSON.stringify(headers)}`)
       t.equal(res.headers['content-type'], JSON_TYPE)
       t.same(res.json(), refusal, `${operationId}: ${JSON.stringify(headers)}`)
@@ -62,7 +62,7 @@ t.test('a body is validated under every declared media type, with or without par
   for (const { operationId, method, url } of withBody) {
     for (const type of mediaTypesOf(operationId)) {
       for (const contentType of [type, `${type}; charset=utf-8`, `${type.toUpperCase()} ; charset="UTF-8"`]) {
-        const res = await app.inject({ method: method as 'POST', url: pathOf(url), headers: { ...AUTH, 'content-type': contentType }, payload: '[]' })
+        const res = await app.inject({ method: method as 'POST', url: acceptedPath(url), headers: { ...AUTH, 'content-type': contentType }, payload: '[]' })
         t.equal(res.statusCode, 400, `${operationId}: ${contentType}`)
         t.same(res.json(), errorBody('invalid_request', 'body must be object', 400), `${operationId}: ${contentType}`)
       }
@@ -73,8 +73,8 @@ t.test('a body is validated under every declared media type, with or without par
 t.test('an operation without a body answers a JSON Content-Type with no body as it answers none', async (t) => {
   const app = await build(t)
   for (const { operationId, method, url } of withoutBody) {
-    const plain = await app.inject({ method: method as 'GET', url: pathOf(url), headers: AUTH })
-    const typed = await app.inject({ method: method as 'GET', url: pathOf(url), headers: { ...AUTH, 'content-type': 'application/json' } })
+    const plain = await app.inject({ method: method as 'GET', url: acceptedPath(url), headers: AUTH })
+    const typed = await app.inject({ method: method as 'GET', url: acceptedPath(url), headers: { ...AUTH, 'content-type': 'application/json' } })
     t.equal(typed.statusCode, plain.statusCode, operationId)
     t.ok(typed.statusCode < 500 && typed.statusCode !== 400, `${operationId}: ${typed.statusCode}`)
     t.equal(typed.body, plain.body, operationId)

@@ -14,6 +14,7 @@ import { parse, stringify } from 'yaml'
 import { ApiDocument, apiDocument } from '../../src/contract/document.ts'
 import { declaredScopes } from '../../src/contract/operation-security.ts'
 import { documentProblems } from '../../src/contract/start-checks.ts'
+import { EMITTED_EVENTS } from '../../src/features/events/types.ts'
 import { AUTH, build } from '../helpers/app.ts'
 import { errorBody } from '../helpers/answers.ts'
 
@@ -33,7 +34,7 @@ const listPetsParameters = (d: any) => d.paths['/pets'].get.parameters
 const FIXTURE_SCOPE = 'pets:zzfixtureonly'
 
 t.test('the service\'s own document has no problem', async (t) => {
-  t.same(documentProblems(apiDocument), [])
+  t.same(documentProblems(apiDocument, EMITTED_EVENTS), [])
 })
 
 t.test('each declaration the service cannot honour is named, and stops the start', async (t) => {
@@ -77,9 +78,27 @@ t.test('each declaration the service cannot honour is named, and stops the start
     ['callbacks',
       (d) => { d.paths['/pets'].post.callbacks = { adopted: {} } },
       'createPet: callbacks are not made by the service'],
-    ['webhooks',
-      (d) => { d.webhooks = { adopted: {} } },
-      'webhooks: the service sends no webhooks'],
+    ['an event type the service emits that the document does not declare',
+      (d) => { delete d.webhooks['order.cancelled']; d.components.schemas.EventType.enum.pop() },
+      'webhooks: the service emits order.cancelled events, which the document does not declare'],
+    ['an event type the service never emits',
+      (d) => { d.webhooks['pet.zzfixtureonly'] = d.webhooks['pet.created']; d.components.schemas.EventType.enum.push('pet.zzfixtureonly') },
+      'webhooks.pet.zzfixtureonly: the service never emits this event type'],
+    ['an envelope without a field every event carries',
+      (d) => { delete d.components.schemas.PetCreatedEvent.properties.timestamp },
+      'webhooks.pet.created: the envelope lacks timestamp, which every pet.created event carries'],
+    ['an envelope with a field the service never sends',
+      (d) => { d.components.schemas.OrderPlacedEvent.properties.previous = { $ref: '#/components/schemas/PreviousValues' } },
+      'webhooks.order.placed: the envelope declares previous, which the service never sends'],
+    ['an envelope whose type is another',
+      (d) => { d.components.schemas.OrderUpdatedEvent.properties.type.const = 'order.placed' },
+      'webhooks.order.updated: the envelope\'s type must be const: order.updated'],
+    ['a webhook without a post',
+      (d) => { d.webhooks['pet.updated'] = { get: d.webhooks['pet.updated'].post } },
+      'webhooks.pet.updated: declares no post operation, the event\'s envelope'],
+    ['a type filter that lists other types than the webhooks',
+      (d) => { d.components.schemas.EventType.enum.push('pet.zzfixtureonly') },
+      'components.schemas.EventType: its enum (pet.created, pet.updated, order.placed, order.updated, order.cancelled, pet.zzfixtureonly) must list exactly the types under webhooks (pet.created, pet.updated, order.placed, order.updated, order.cancelled)'],
     ['a scope no scheme lists',
       (d) => { d.paths['/pets'].post.security = [{ bearerAuth: ['pets:wirte'] }] },
       'createPet: its security names the scope "pets:wirte", which no bearer scheme\'s x-scopes lists'],
@@ -95,7 +114,7 @@ t.test('each declaration the service cannot honour is named, and stops the start
   ]
   for (const [what, change, problem] of cases) {
     const document = edited(change)
-    t.same(documentProblems(document), [problem], what)
+    t.same(documentProblems(document, EMITTED_EVENTS), [problem], what)
     await t.rejects(build(t, { document }), { message: `spec/openapi.yaml declares what the service cannot honour:\n  - ${problem}` }, `${what}: the start stops`)
   }
 })

@@ -4,7 +4,12 @@
  */
 import { join } from 'node:path'
 import t from 'tap'
+import { apiDocument } from '../../src/contract/document.ts'
+import { declaredScopes } from '../../src/contract/operation-security.ts'
 import { keys, keysFailure as failure, tempDir } from '../helpers/process.ts'
+
+/** The scopes the document declares, as the command lists them. */
+const SCOPES = [...declaredScopes(apiDocument).keys()]
 
 t.test('scopes and expiry on create, list --json, and mistakes that make nothing', async (t) => {
   const url = join(tempDir(t), 'petstore.db')
@@ -16,7 +21,7 @@ t.test('scopes and expiry on create, list --json, and mistakes that make nothing
   // One mistake in the arguments and two in what the database holds, through the program for
   // their exit status; every other refusal is checked in-process (command.test.ts).
   const refusals: Array<[string[], string]> = [
-    [['create', '--name', 'x', '--scopes', 'pets:read,pets:delete'], 'keys: unknown scope "pets:delete": the scopes are pets:read, pets:write, orders:read, orders:write (--scopes takes one or more, comma-separated)\n'],
+    [['create', '--name', 'x', '--scopes', 'pets:read,pets:delete'], `keys: unknown scope "pets:delete": the scopes are ${SCOPES.join(', ')} (--scopes takes one or more, comma-separated)\n`],
     [['rotate', 'nobody'], 'keys: no current key with the name "nobody" (revoked and already rotated keys cannot be rotated)\n'],
     [['revoke', 'nobody'], 'keys: no active key with the name "nobody"\n']
   ]

@@ -12,13 +12,18 @@ import { USAGE } from '../../src/features/api-keys/command.ts'
 import { build } from '../helpers/app.ts'
 import { until } from '../helpers/until.ts'
 import { keys, keysFailure as failure, tempDir } from '../helpers/process.ts'
+import { apiDocument } from '../../src/contract/document.ts'
+import { declaredScopes } from '../../src/contract/operation-security.ts'
+
+/** The scopes the document declares: a key made without --scopes holds them all. */
+const SCOPES = [...declaredScopes(apiDocument).keys()]
 
 t.test('create prints a key once, list never shows it, revoke stops it on a running service within a second', async (t) => {
   const url = join(tempDir(t), 'petstore.db')
   const created = await keys(url, 'create', '--name', 'billing')
   const key = /\n {2}(pst_[A-Za-z0-9_-]{43})\n/.exec(created.stdout)?.[1]
   t.ok(key, 'create prints the new key')
-  t.match(created.stdout, /^Created key "billing" \(id 1\), scopes pets:read, pets:write, orders:read, orders:write, no expiry\. It is shown this once; store it now:/)
+  t.ok(created.stdout.startsWith(`Created key "billing" (id 1), scopes ${SCOPES.join(', ')}, no expiry. It is shown this once; store it now:`), 'every scope the document declares')
 
   const app = await build(t, { database: { url } })
   const auth = { authorization: `Bearer ${key!}` }
@@ -29,7 +34,7 @@ t.test('create prints a key once, list never shows it, revoke stops it on a runn
   await until(async () => { listed = await keys(url, 'list'); return !/\s-\s+-$/m.test(listed.stdout) }, 'the last use to be recorded')
   const lines = listed.stdout.trim().split('\n')
   t.match(lines[0], /^ID\s+NAME\s+PREFIX\s+SCOPES\s+CREATED\s+EXPIRES\s+LAST USED\s+REVOKED$/)
-  t.match(lines[1], new RegExp(`^1\\s+billing\\s+${key!.slice(0, 10)}…\\s+pets:read,pets:write,orders:read,orders:write\\s+\\d{4}-\\d\\d-\\d\\dT\\S+Z\\s+-\\s+\\d{4}-\\d\\d-\\d\\dT\\S+Z\\s+-$`))
+  t.match(lines[1], new RegExp(`^1\\s+billing\\s+${key!.slice(0, 10)}…\\s+${SCOPES.join(',')}\\s+\\d{4}-\\d\\d-\\d\\dT\\S+Z\\s+-\\s+\\d{4}-\\d\\d-\\d\\dT\\S+Z\\s+-$`))
   t.notMatch(listed.stdout, key!.slice(10), 'the key itself is never listed')
 
   const revoked = await keys(url, 'revoke', 'billing')

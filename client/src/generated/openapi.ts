@@ -141,8 +141,274 @@ export interface paths {
         patch: operations["updateOrder"];
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the event feed
+         * @description Every change to a pet or an order is an event, of one of the types this document
+         *     declares under `webhooks` (`pet.created`, `pet.updated`, `order.placed`,
+         *     `order.updated`, `order.cancelled`). The feed lists them oldest first by `sequence`,
+         *     which increases in the order the changes committed; the events of one change are
+         *     consecutive (a placed order, then its pet's `pet.updated`). A request that changes
+         *     nothing makes no event.
+         *
+         *     Paging is that of every list (`limit`, `cursor`), except that **every page carries a
+         *     `Link` to the page after it**, the last and an empty one included: keep following it
+         *     and you never miss an event nor see one twice, even while several instances of the
+         *     service write. With `wait`, an empty page waits up to that many seconds for the next
+         *     event, and answers as soon as one commits (or `200 []` with the same `Link` when the
+         *     wait ends). Events are kept 30 days; a cursor older than that starts at the oldest
+         *     event kept.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{eventId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description Returns one event of the feed, with its `ETag`. An event older than the 30 days
+         *     events are kept is `404`.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "pet.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A pet was added
+         * @description `createPet` added a pet; `data` is the pet as `getPet` answers it.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PetCreatedEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. Any 2xx acknowledges the event. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "pet.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A pet changed
+         * @description A pet changed: `updatePet` edited it, or an order reserved it (`pending`), sold it
+         *     (`sold`) or put it back on sale (`available`). `data` is the pet after the change,
+         *     `previous` the fields that changed, as they were.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PetUpdatedEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. Any 2xx acknowledges the event. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.placed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order was placed
+         * @description `placeOrder` placed an order; `data` is the order as `getOrder` answers it. Its
+         *     pet's `pet.updated` follows it.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["OrderPlacedEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. Any 2xx acknowledges the event. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order changed
+         * @description `updateOrder` changed an order's ship date or completed it. `data` is the order
+         *     after the change, `previous` the fields that changed, as they were. Completing it
+         *     sells its pet: the pet's `pet.updated` follows it.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["OrderUpdatedEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. Any 2xx acknowledges the event. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An order was cancelled
+         * @description `cancelOrder` cancelled an order; `data` is the order as it was when cancelled.
+         *     Its pet, back on sale, has a `pet.updated` after it.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["OrderCancelledEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. Any 2xx acknowledges the event. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -281,13 +547,103 @@ export interface components {
         /** @description A page of orders in ascending `id` order. */
         Orders: components["schemas"]["Order"][];
         /**
+         * @description The type of an event. Each is declared under `webhooks`, with its body: the event
+         *     as the feed lists it and as a webhook delivers it.
+         * @enum {string}
+         */
+        EventType: "pet.created" | "pet.updated" | "order.placed" | "order.updated" | "order.cancelled";
+        /** @description Unique identifier of the event, the same wherever the event is read or delivered. */
+        EventId: string;
+        /**
+         * Format: date-time
+         * @description When the change committed (RFC 3339, UTC, with milliseconds).
+         */
+        EventTimestamp: string;
+        /**
+         * Format: int64
+         * @description The event's position in the feed: strictly increasing in the order the changes
+         *     committed, with gaps.
+         */
+        EventSequence: number | bigint;
+        /**
+         * @description Exactly the fields of `data` that the change changed, each with its value before the
+         *     change (`null` where the field was absent). Its fields are those of `data`.
+         */
+        PreviousValues: Record<string, never>;
+        /** @description A pet was added (`createPet`). */
+        PetCreatedEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pet.created";
+            timestamp: components["schemas"]["EventTimestamp"];
+            sequence: components["schemas"]["EventSequence"];
+            data: components["schemas"]["Pet"];
+        };
+        /** @description A pet changed (`updatePet`, or an order reserving, selling or freeing it). */
+        PetUpdatedEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pet.updated";
+            timestamp: components["schemas"]["EventTimestamp"];
+            sequence: components["schemas"]["EventSequence"];
+            data: components["schemas"]["Pet"];
+            previous: components["schemas"]["PreviousValues"];
+        };
+        /** @description An order was placed (`placeOrder`). */
+        OrderPlacedEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.placed";
+            timestamp: components["schemas"]["EventTimestamp"];
+            sequence: components["schemas"]["EventSequence"];
+            data: components["schemas"]["Order"];
+        };
+        /** @description An order changed (`updateOrder`, completion included). */
+        OrderUpdatedEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.updated";
+            timestamp: components["schemas"]["EventTimestamp"];
+            sequence: components["schemas"]["EventSequence"];
+            data: components["schemas"]["Order"];
+            previous: components["schemas"]["PreviousValues"];
+        };
+        /** @description An order was cancelled (`cancelOrder`); `data` is the order as it was then. */
+        OrderCancelledEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.cancelled";
+            timestamp: components["schemas"]["EventTimestamp"];
+            sequence: components["schemas"]["EventSequence"];
+            data: components["schemas"]["Order"];
+        };
+        /** @description An event of any type; `type` says which. */
+        Event: components["schemas"]["PetCreatedEvent"] | components["schemas"]["PetUpdatedEvent"] | components["schemas"]["OrderPlacedEvent"] | components["schemas"]["OrderUpdatedEvent"] | components["schemas"]["OrderCancelledEvent"];
+        /** @description A page of the feed, in ascending `sequence` order. */
+        Events: components["schemas"]["Event"][];
+        /**
          * @description Machine-readable error code:
          *     - `invalid_request` (400): a parameter or body field failed validation.
          *     - `invalid_json` (400): the body is not parseable JSON.
          *     - `unsupported_media_type` (400): a body sent without `Content-Type: application/json`.
          *     - `unauthorized` (401): the API key is missing, invalid, expired, or not in the `Bearer` form.
          *     - `insufficient_scope` (403): the API key is valid but lacks the operation's scope.
-         *     - `not_found` (404): no such pet or order, or no such route.
+         *     - `not_found` (404): no such pet, order or event, or no such route.
          *     - `method_not_allowed` (405): the path exists but not with this method (see `Allow`).
          *     - `conflict` (409): the request conflicts with the resource's state (cancelling a
          *       complete order, changing the status of a pet an open order holds).
@@ -377,7 +733,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The pet or order does not exist. */
+        /** @description The pet, order or event does not exist. */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -592,9 +948,24 @@ export interface components {
         PetId: number | bigint;
         /** @description Identifier of the order. */
         OrderId: number | bigint;
+        /** @description Keeps only events of this type. Without it, every type. */
+        EventTypeFilter: components["schemas"]["EventType"];
+        /**
+         * @description Seconds, from 0 to 30, that an empty page waits for an event after the cursor: it
+         *     answers as soon as one commits, or with no event when the time is up. 0, the
+         *     default, answers at once.
+         */
+        Wait: number;
+        /** @description Identifier of the event. */
+        EventId: components["schemas"]["EventId"];
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description RFC 8288 link to the page after this one, on every page of the feed, the last and
+         *     an empty one included, for example `</v1/events?limit=20&cursor=MTIz>; rel="next"`.
+         */
+        FeedLink: string;
         /**
          * @description RFC 8288 link to the next page, present only when more items follow, for
          *     example `</v1/pets?limit=20&status=sold&cursor=MTIz>; rel="next"`.
@@ -1084,6 +1455,105 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items returned, from 1 to 100, in decimal digits. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque position of the next page, taken from the `Link` header of the
+                 *     previous page. A malformed cursor answers `400 invalid_request`.
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Keeps only events of this type. Without it, every type. */
+                type?: components["parameters"]["EventTypeFilter"];
+                /**
+                 * @description Seconds, from 0 to 30, that an empty page waits for an event after the cursor: it
+                 *     answers as soon as one commits, or with no event when the time is up. 0, the
+                 *     default, answers at once.
+                 */
+                wait?: components["parameters"]["Wait"];
+            };
+            header?: {
+                /**
+                 * @description The `ETag` of an answer the client already holds (or a list of them, or `*`). When
+                 *     the answer would be the same, it is `304 Not Modified` with no body.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events, possibly empty. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["FeedLink"];
+                    "API-Stability": components["headers"]["ApiStability"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Events"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer the client already holds (or a list of them, or `*`). When
+                 *     the answer would be the same, it is `304 Not Modified` with no body.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description Identifier of the event. */
+                eventId: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "API-Stability": components["headers"]["ApiStability"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

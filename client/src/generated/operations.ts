@@ -43,7 +43,14 @@ export const OPERATIONS = {
      * Cancel an order (beta in the service).
      * Resolves once it is done, including when an attempt's answer was lost and the retry finds it already gone.
      */
-    cancelOrder: { method: "DELETE", path: "/store/orders/{orderId}", pathParameters: ["orderId"] as [orderId: "orderId"], body: null, defaulted: [], query: "none", idempotencyKey: false, ifMatch: false, paged: false, answer: "none" }
+    cancelOrder: { method: "DELETE", path: "/store/orders/{orderId}", pathParameters: ["orderId"] as [orderId: "orderId"], body: null, defaulted: [], query: "none", idempotencyKey: false, ifMatch: false, paged: false, answer: "none" },
+    /**
+     * Follow the event feed (experimental in the service).
+     * Every item, page after page, as the loop asks for them; `limit` is the page size.
+     */
+    listEvents: { method: "GET", path: "/events", pathParameters: [] as [], body: null, defaulted: [], query: "optional", idempotencyKey: false, ifMatch: false, paged: true, answer: "json" },
+    /** Get an event (experimental in the service). */
+    getEvent: { method: "GET", path: "/events/{eventId}", pathParameters: ["eventId"] as [eventId: "eventId"], body: null, defaulted: [], query: "none", idempotencyKey: false, ifMatch: false, paged: false, answer: "json" }
 } as const satisfies Record<keyof operations, Operation>;
 
 /** The one-page method of each list operation, and the operation it calls. */
@@ -52,4 +59,6 @@ export interface PageMethods {
     listPetsPage: "listPets";
     /** List orders (experimental in the service): one page; pass its `nextCursor` back as `cursor` for the next. */
     listOrdersPage: "listOrders";
+    /** Follow the event feed (experimental in the service): one page; pass its `nextCursor` back as `cursor` for the next. */
+    listEventsPage: "listEvents";
 }

@@ -7,14 +7,19 @@
  * conditional update whose row count says whether the pet was still `available`: SQLite runs
  * one writer at a time, and on PostgreSQL a concurrent update of the same row waits for the
  * first transaction, then re-checks its WHERE against the committed row.
+ *
+ * Each write records its events in its transaction (../events/outbox.ts): the order's, then
+ * its pet's `pet.updated` when the pet moved.
  */
 import { sql, type Kysely } from 'kysely'
 import type { components } from '../../../generated/openapi.ts'
 import { inTransaction } from '../../database/group-commit.ts'
-import type { Database, OrderRow } from '../../database/schema.ts'
+import type { Database, OrderRow, PetRow } from '../../database/schema.ts'
 import { toApiInt } from '../../http/int64.ts'
 import { toPage } from '../../contract/paging.ts'
 import { prepare } from '../../database/prepared.ts'
+import { changedFields, recordEvents, type NewEvent } from '../events/outbox.ts'
+import { toPet } from '../pets/repository.ts'
 
 type Order = components['schemas']['Order']
 type NewOrder = components['schemas']['NewOrder']
@@ -40,29 +45,29 @@ const selectPage = prepare<{ afterId: Id, limit: number }, OrderRow>((db, param)
     .orderBy('id').limit(param('limit')))
 
 // Only an order that is not complete can go; one statement, so two cancels cannot both win.
-const deleteOpenOrder = prepare<{ id: Id }, Pick<OrderRow, 'pet_id'>>((db, param) =>
-  db.deleteFrom('orders').where('id', '=', param('id')).where('complete', '=', 0).returning('pet_id'))
+const deleteOpenOrder = prepare<{ id: Id }, OrderRow>((db, param) =>
+  db.deleteFrom('orders').where('id', '=', param('id')).where('complete', '=', 0).returningAll())
 
 const selectOrder = prepare<{ id: Id }, OrderRow>((db, param) =>
   db.selectFrom('orders').selectAll().where('id', '=', param('id')))
 
 // The pet goes to the first order only: a row count of 0 means it was not `available`.
-const reservePet = prepare<{ id: Id, status: PetStatus }, { id: unknown }>((db, param) =>
+const reservePet = prepare<{ id: Id, status: PetStatus }, PetRow>((db, param) =>
   db.updateTable('pets').set({ status: param('status') })
     .where('id', '=', param('id')).where('status', '=', 'available')
-    .returning('id'))
+    .returningAll())
 
 const selectPetStatus = prepare<{ id: Id }, { status: string | null }>((db, param) =>
   db.selectFrom('pets').select('status').where('id', '=', param('id')))
 
 // Back on sale only from `pending`: the status the open order gave it.
-const releasePet = prepare<{ id: Id }, { id: unknown }>((db, param) =>
+const releasePet = prepare<{ id: Id }, PetRow>((db, param) =>
   db.updateTable('pets').set({ status: 'available' })
     .where('id', '=', param('id')).where('status', '=', 'pending')
-    .returning('id'))
+    .returningAll())
 
-const sellPet = prepare<{ id: Id }, { id: unknown }>((db, param) =>
-  db.updateTable('pets').set({ status: 'sold' }).where('id', '=', param('id')).returning('id'))
+const sellPet = prepare<{ id: Id }, PetRow>((db, param) =>
+  db.updateTable('pets').set({ status: 'sold' }).where('id', '=', param('id')).returningAll())
 
 // A write that changes nothing, to hold the order's row for the rest of the transaction:
 // on PostgreSQL a concurrent cancel or patch of the order waits until this one ends.
@@ -92,7 +97,12 @@ export function placeOrder (db: Kysely<Database>, order: NewOrder): Promise<Plac
       shipDate: order.shipDate ?? null,
       complete: complete ? 1 : 0
     })
-    return { outcome: 'placed', order: toOrder(rows[0]!) }
+    const placed = toOrder(rows[0]!)
+    await recordEvents(db, [
+      { type: 'order.placed', data: placed },
+      { type: 'pet.updated', data: toPet(reserved.rows[0]!), previous: { status: 'available' } }
+    ])
+    return { outcome: 'placed', order: placed }
   })
 }
 
@@ -123,9 +133,20 @@ export function updateOrder (db: Kysely<Database>, id: Id, patch: OrderPatch): P
     if (completing) changes.complete = 1
     if (Object.keys(changes).length === 0) return toOrder(current)
     const row = await db.updateTable('orders').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow()
-    if (completing) await sellPet(db, { id: toApiInt(row.pet_id) })
-    return toOrder(row)
+    const updated = toOrder(row)
+    const previous = changedFields(toOrder(current), updated)
+    // The same ship date again changes nothing, and makes no event.
+    if (previous !== undefined) await recordEvents(db, [{ type: 'order.updated', data: updated, previous }, ...completing ? await sold(db, row.pet_id) : []])
+    return updated
   })
+}
+
+/** Sells the pet of an order being completed: its `pet.updated`, unless it was sold already. */
+async function sold (db: Kysely<Database>, petId: OrderRow['pet_id']): Promise<NewEvent[]> {
+  const before = (await selectPetStatus(db, { id: toApiInt(petId) })).rows[0]
+  if (before === undefined || before.status === 'sold') return []
+  const pet = (await sellPet(db, { id: toApiInt(petId) })).rows[0]!
+  return [{ type: 'pet.updated', data: toPet(pet), previous: { status: before.status } }]
 }
 
 /** Cancels (deletes) an order that is not complete, puts its pet back on sale, and says what happened. */
@@ -133,7 +154,11 @@ export function cancelOrder (db: Kysely<Database>, id: Id): Promise<'cancelled' 
   return inTransaction(db, async (db) => {
     const cancelled = (await deleteOpenOrder(db, { id })).rows[0]
     if (cancelled !== undefined) {
-      await releasePet(db, { id: toApiInt(cancelled.pet_id) })
+      const released = (await releasePet(db, { id: toApiInt(cancelled.pet_id) })).rows[0]
+      await recordEvents(db, [
+        { type: 'order.cancelled', data: toOrder(cancelled) },
+        ...released === undefined ? [] : [{ type: 'pet.updated' as const, data: toPet(released), previous: { status: 'pending' } }]
+      ])
       return 'cancelled'
     }
     return (await selectOrder(db, { id })).rows.length > 0 ? 'complete' : 'missing'

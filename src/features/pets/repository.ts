@@ -8,6 +8,7 @@ import type { Database, OrderRow, PetRow } from '../../database/schema.ts'
 import { toApiInt } from '../../http/int64.ts'
 import { toPage } from '../../contract/paging.ts'
 import { prepare } from '../../database/prepared.ts'
+import { changedFields, recordEvents } from '../events/outbox.ts'
 
 type Pet = components['schemas']['Pet']
 type NewPet = components['schemas']['NewPet']
@@ -57,9 +58,14 @@ const selectPageWithStatus = prepare<{ afterId: Id, limit: number, status: PetSt
     .where('id', '>', param('afterId'))
     .orderBy('id').limit(param('limit')))
 
-export async function createPet (db: Kysely<Database>, pet: NewPet): Promise<Pet> {
-  const { rows } = await write(db, (db) => insertPet(db, { name: pet.name, categoryId: pet.categoryId, status: pet.status ?? null }))
-  return toPet(rows[0]!)
+/** Adds a pet, and its `pet.created` event in the same transaction. */
+export function createPet (db: Kysely<Database>, pet: NewPet): Promise<Pet> {
+  return write(db, async (db) => {
+    const { rows } = await insertPet(db, { name: pet.name, categoryId: pet.categoryId, status: pet.status ?? null })
+    const created = toPet(rows[0]!)
+    await recordEvents(db, [{ type: 'pet.created', data: created }])
+    return created
+  })
 }
 
 export async function findPet (db: Kysely<Database>, id: Id): Promise<Pet | undefined> {
@@ -74,9 +80,9 @@ export type PetUpdate =
   | { outcome: 'held', orderId: Pet['id'] }
 
 /**
- * Applies a merge patch to a pet, in one transaction: nothing changes unless `precondition`
- * holds for the pet as it is, and its status does not change while an open order holds it.
- * A patch that changes nothing writes nothing.
+ * Applies a merge patch to a pet, in one transaction with its `pet.updated` event: nothing
+ * changes unless `precondition` holds for the pet as it is, and its status does not change
+ * while an open order holds it. A patch that changes nothing writes nothing.
  */
 export function updatePet (db: Kysely<Database>, id: Id, patch: PetPatch, precondition: (current: Pet) => boolean): Promise<PetUpdate> {
   return inTransaction(db, async (trx) => {
@@ -95,7 +101,10 @@ export function updatePet (db: Kysely<Database>, id: Id, patch: PetPatch, precon
     const categoryId = patch.categoryId ?? row.category_id
     if (name === row.name && String(categoryId) === String(row.category_id) && status === row.status) return { outcome: 'updated', pet: current }
     const { rows } = await updatePetRow(trx, { id, name, categoryId, status })
-    return { outcome: 'updated', pet: toPet(rows[0]!) }
+    const pet = toPet(rows[0]!)
+    const previous = changedFields(current, pet)
+    if (previous !== undefined) await recordEvents(trx, [{ type: 'pet.updated', data: pet, previous }])
+    return { outcome: 'updated', pet }
   })
 }
 

@@ -48,7 +48,7 @@ t.test('every operation needs the scope its security requirement names, and says
   // The operations and their scopes are the document's; what is checked is that each is honoured.
   t.ok(operations.some((op) => op.operationId === 'createPet' && op.scope === 'pets:write'), 'createPet needs pets:write')
   t.ok(operations.every((op) => declared.includes(op.scope)), 'each names a scope the document lists')
-  t.same(declared.filter((scope) => includedBy(scope).length > 0), ['pets:read', 'orders:read'], 'the rule is not vacuous here')
+  t.ok(includedBy('pets:read').includes('pets:write'), 'the rule is not vacuous here: pets:write includes pets:read')
   const every = app.apiKeys.everyScope
   for (const { operationId, scope, request } of operations) {
     // Every other scope, but none that includes this one.

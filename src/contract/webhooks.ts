@@ -1,0 +1,111 @@
+/**
+ * The events of the document: its `webhooks` map (OpenAPI 3.1), one event type each, whose
+ * request body is that type's envelope. What it must say for the events the service emits
+ * (../features/events/types.ts) is checked at start, and by `npm run codegen`, with the rest
+ * of the document (./start-checks.ts):
+ * - every emitted type is declared, and every declared type is emitted;
+ * - each is a `post` whose required `application/json` body is an object of exactly the
+ *   envelope's fields (`previous` only for the types that carry it), `type` holding the
+ *   type's own name: that schema is what every event of the type is serialized with
+ *   (`envelopeSerializers`), so a field it lacked would be dropped and one the service never sends
+ *   would be promised;
+ * - `EventType`, the schema of the feed's `type` filter, lists exactly the declared types.
+ */
+import fastJsonStringify from 'fast-json-stringify'
+import type { ApiDocument, JsonObject } from './document.ts'
+import { serializerSchema } from './route-schema.ts'
+
+/** The fields of every envelope; `previous` besides for the types that carry it. */
+export const ENVELOPE_FIELDS = ['id', 'type', 'timestamp', 'sequence', 'data'] as const
+
+/** Whether each emitted type's envelope carries `previous`, by type. */
+export type EmittedEvents = Readonly<Record<string, { previous: boolean }>>
+
+/** The envelope schema a webhook declares (`$ref`s resolved), or why there is none. */
+export function envelopeSchema (document: ApiDocument, type: string): JsonObject | string {
+  const item = ((document.document.webhooks ?? {}) as JsonObject)[type] as JsonObject | undefined
+  const post = document.dereference(item?.post ?? null) as JsonObject | null
+  if (post === null) return 'declares no post operation'
+  const body = document.dereference(post.requestBody ?? null) as JsonObject | null
+  const schema = ((body?.content as JsonObject | undefined)?.['application/json'] as JsonObject | undefined)?.schema
+  if (body?.required !== true || schema === undefined) return 'declares no required application/json request body'
+  return document.dereference(schema) as JsonObject
+}
+
+export function eventProblems (document: ApiDocument, emitted: EmittedEvents): string[] {
+  const webhooks = document.document.webhooks ?? {}
+  if (webhooks === null || typeof webhooks !== 'object' || Array.isArray(webhooks)) return ['webhooks: must map each event type to its webhook']
+  const declared = Object.keys(webhooks)
+  const problems = Object.keys(emitted).filter((type) => !declared.includes(type))
+    .map((type) => `webhooks: the service emits ${type} events, which the document does not declare`)
+  for (const type of declared) {
+    const where = `webhooks.${type}`
+    const carries = emitted[type]
+    if (carries === undefined) {
+      problems.push(`${where}: the service never emits this event type`)
+      continue
+    }
+    const schema = envelopeSchema(document, type)
+    if (typeof schema === 'string') {
+      problems.push(`${where}: ${schema}, the event's envelope`)
+      continue
+    }
+    const fields = Object.keys((schema.properties ?? {}) as JsonObject)
+    const sent: string[] = [...ENVELOPE_FIELDS, ...(carries.previous ? ['previous'] : [])]
+    const missing = sent.filter((field) => !fields.includes(field))
+    const extra = fields.filter((field) => !sent.includes(field))
+    if (schema.type !== 'object') problems.push(`${where}: the envelope must be an object`)
+    if (missing.length > 0) problems.push(`${where}: the envelope lacks ${missing.join(', ')}, which every ${type} event carries`)
+    if (extra.length > 0) problems.push(`${where}: the envelope declares ${extra.join(', ')}, which the service never sends`)
+    const typeField = (schema.properties as JsonObject | undefined)?.type as JsonObject | undefined
+    if (typeField !== undefined && typeField.const !== type) problems.push(`${where}: the envelope's type must be const: ${type}`)
+  }
+  const eventType = ((document.document.components as JsonObject | undefined)?.schemas as JsonObject | undefined)?.EventType as JsonObject | undefined
+  if (eventType !== undefined) {
+    const listed = (eventType.enum ?? []) as string[]
+    if (listed.length !== declared.length || listed.some((type) => !declared.includes(type))) {
+      problems.push(`components.schemas.EventType: its enum (${listed.join(', ')}) must list exactly the types under webhooks (${declared.join(', ')})`)
+    }
+  }
+  return problems
+}
+
+/** An event as it is serialized: the envelope's fields, `previous` where the type carries it. */
+export interface EventEnvelope {
+  id: string
+  type: string
+  timestamp: string
+  sequence: number | bigint
+  data: unknown
+  previous?: unknown
+}
+
+/**
+ * A serializer for each declared event type, from its envelope schema, as response
+ * serializers are built (./route-schema.ts). `previous` is serialized with the fields of
+ * `data`'s schema, each of which may also be null (a field absent before the change): the
+ * document declares it as any of `data`'s fields, so a field added to `Pet` is carried in
+ * both with no other edit.
+ */
+export function envelopeSerializers (document: ApiDocument): ReadonlyMap<string, (event: EventEnvelope) => string> {
+  const serializers = new Map<string, (event: EventEnvelope) => string>()
+  for (const type of Object.keys((document.document.webhooks ?? {}) as JsonObject)) {
+    const declared = envelopeSchema(document, type)
+    if (typeof declared === 'string') throw new Error(`webhooks.${type}: ${declared}`)
+    const schema = serializerSchema(document, declared)
+    const properties = { ...schema.properties as JsonObject }
+    if (properties.previous !== undefined) properties.previous = orNull(properties.data as JsonObject)
+    serializers.set(type, fastJsonStringify({ ...schema, properties } as Parameters<typeof fastJsonStringify>[0]) as (event: EventEnvelope) => string)
+  }
+  return serializers
+}
+
+/**
+ * An object schema whose every property may also be null. The serializer's `nullable`
+ * rather than a list of types: with a list it would refuse an int64 beyond 2^53 (a BigInt).
+ */
+function orNull (schema: JsonObject): JsonObject {
+  const properties = Object.entries((schema.properties ?? {}) as JsonObject)
+    .map(([name, property]) => [name, { ...property as JsonObject, nullable: true }])
+  return { type: 'object', properties: Object.fromEntries(properties) }
+}

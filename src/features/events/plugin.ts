@@ -1,0 +1,125 @@
+/**
+ * Events, as `app.events`: each serialized with its type's envelope schema, and what keeps
+ * the feed moving.
+ * - PostgreSQL: a numbering pass (./sequencer.ts) after every write this instance answers,
+ *   and every second; a `LISTEN` (./listener.ts) for the passes of every instance.
+ * - Waiting readers (./waiting.ts) are told of new events by those, by this instance's own
+ *   writes on SQLite, and by a poll of the last number given, every second (another
+ *   process writing the same SQLite file, a `LISTEN` connection lost).
+ * - Retention (./retention.ts): expired events go every hour, and at start.
+ */
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import { sql } from 'kysely'
+import type { ApiDocument } from '../../contract/document.ts'
+import { envelopeSerializers, type EventEnvelope } from '../../contract/webhooks.ts'
+import { poolOf } from '../../database/connect.ts'
+import { listenForEvents } from './listener.ts'
+import { deleteExpiredEvents } from './retention.ts'
+import { Sequencer } from './sequencer.ts'
+import { ChangeSignal } from './signal.ts'
+
+export interface Events {
+  /** The event as its type's envelope schema serializes it: JSON text. */
+  serialize: (event: EventEnvelope) => string
+  /** Tells waiting readers that events may have committed. */
+  signal: ChangeSignal
+  /** Admits one more waiting reader: its release, or undefined when `maxWaiting` already wait. */
+  enterWaiting: () => (() => void) | undefined
+  maxWaiting: number
+  /** Readers waiting now. */
+  readonly waiting: number
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    events: Events
+  }
+}
+
+export interface EventsOptions {
+  document: ApiDocument
+  retentionDays: number
+  retentionIntervalMs: number
+  /** Readers that may wait at once (`wait`), per instance. */
+  maxWaiting: number
+  /** How often a numbering pass runs besides after writes (PostgreSQL), and the poll while readers wait. */
+  pollIntervalMs: number
+}
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+export default fp(async function events (app: FastifyInstance, options: EventsOptions) {
+  const serializers = envelopeSerializers(options.document)
+  const signal = new ChangeSignal()
+  let waiting = 0
+
+  const pool = poolOf(app.db)
+  const sequencer = pool === undefined
+    ? undefined
+    : new Sequencer(app.db, () => signal.notify(), (error) => app.log.warn({ err: error }, 'could not number committed events; retrying'))
+  const listener = pool === undefined
+    ? undefined
+    : listenForEvents(pool, () => signal.notify(), (error) => app.log.warn({ err: error }, 'lost the connection that listens for events; reconnecting'))
+
+  // After the answer to a write, its transaction has committed (or rolled back).
+  app.addHook('onResponse', async (request) => {
+    if (!WRITES.has(request.method)) return
+    if (sequencer === undefined) signal.notify()
+    else sequencer.poke()
+  })
+
+  // The last number given: moves with every event committed, by any process or instance.
+  // Read even while no one waits, so that a reader who starts waiting has it to compare with.
+  const lastGiven = async () => String((await sql<{ last: unknown }>`select last from event_sequence where id = 1`.execute(app.db)).rows[0]?.last)
+  let lastSeen = await lastGiven()
+  async function poll (): Promise<void> {
+    sequencer?.poke()
+    const last = await lastGiven()
+    if (last !== lastSeen) signal.notify()
+    lastSeen = last
+  }
+  const poller = setInterval(() => {
+    poll().catch((error: unknown) => app.log.warn({ err: error }, 'could not look for new events'))
+  }, options.pollIntervalMs).unref()
+
+  async function expire (): Promise<void> {
+    const cutoff = new Date(Date.now() - options.retentionDays * 24 * 60 * 60 * 1000)
+    const deleted = await deleteExpiredEvents(app.db, cutoff)
+    if (deleted > 0) app.log.info({ deleted, before: cutoff.toISOString() }, 'expired events deleted')
+  }
+  const expireSafely = () => {
+    expire().catch((error: unknown) => app.log.warn({ err: error }, 'could not delete expired events'))
+  }
+  const retention = setInterval(expireSafely, options.retentionIntervalMs).unref()
+  app.addHook('onReady', async () => { expireSafely() })
+
+  app.decorate('events', {
+    serialize (event: EventEnvelope): string {
+      const serializer = serializers.get(event.type)
+      if (serializer === undefined) throw new Error(`no envelope schema for event type ${event.type}: the document no longer declares it`)
+      return serializer(event)
+    },
+    signal,
+    enterWaiting () {
+      if (waiting >= options.maxWaiting) return undefined
+      waiting++
+      let released = false
+      return () => {
+        if (!released) waiting--
+        released = true
+      }
+    },
+    maxWaiting: options.maxWaiting,
+    get waiting () { return waiting }
+  })
+
+  // Waiting readers answer before the server waits for its connections to end.
+  app.addHook('preClose', async () => { signal.close() })
+  app.addHook('onClose', async () => {
+    clearInterval(poller)
+    clearInterval(retention)
+    await listener?.close()
+    await sequencer?.idle()
+  })
+}, { name: 'events', dependencies: ['database'] })

@@ -44,7 +44,9 @@ function argumentsOf (operation: Operation, args: unknown[]) {
 }
 
 export function createPetstoreClient (options: PetstoreClientOptions): PetstoreClient {
-  return methodsOf(OPERATIONS, options) as unknown as PetstoreClient
+  const methods = methodsOf(OPERATIONS, options)
+  // The feed by its own name: `for await (const event of client.events({ wait: 30 }))`.
+  return { ...methods, events: methods.listEvents } as unknown as PetstoreClient
 }
 
 /** The methods of every operation of `table`, by operationId (and `<operationId>Page` for each list). */

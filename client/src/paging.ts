@@ -46,14 +46,22 @@ export function linkedPage<Item> (items: Item[], link: string | null): LinkedPag
   return { page: { items, nextCursor: cursor === undefined ? undefined : String(cursor), hasMore: next !== undefined }, next }
 }
 
-/** Every item of every page, fetched one page at a time as the caller iterates. */
+/**
+ * Every item of every page, fetched one page at a time as the caller iterates. A list ends
+ * at its last page, which has no Link. The event feed links every page to the next, to poll
+ * on from: it ends at its first empty page, unless `wait` (seconds) was asked, in which case
+ * each empty page waits that long on the service for new events and the feed is followed
+ * for as long as the caller iterates.
+ */
 export function everyItem<Item> (first: Query, fetchPage: (query: Query) => Promise<LinkedPage<Item>>): AsyncIterable<Item> {
+  const waits = Number(first.wait ?? 0) > 0
   return {
     async * [Symbol.asyncIterator] () {
       let query: Query | undefined = first
       while (query !== undefined) {
         const { page, next } = await fetchPage(query)
         yield * page.items
+        if (page.items.length === 0 && !waits) return
         query = next
       }
     }

@@ -59,7 +59,17 @@ export type PetstoreClient = {
     : (...args: Arguments<Id>) => Promise<Answer<Id>>
 } & {
   [Name in keyof PageMethods]: (...args: ListArguments<PageMethods[Name]>) => Promise<Page<Item<PageMethods[Name]>>>
+} & {
+  /**
+   * The event feed, oldest first, from `cursor` (or the start): to its end, or, with `wait`
+   * (seconds, 1 to 30), for as long as you iterate, each empty page waiting that long on the
+   * service for the next event. `listEvents` by another name.
+   */
+  events: (...args: ListArguments<'listEvents'>) => AsyncIterable<Event>
 }
+
+/** An event of the feed, of any type; its `type` tells which. */
+export type Event = components['schemas']['Event']
 
 /*
  * A method's arguments: the path parameters in the path's order, the body, the query object

@@ -187,6 +187,8 @@ const rows: Row[] = [
   { name: 'GET /v1/store/orders/{id}', path: () => `/v1/store/orders/${randomOrder()}`, varies: true, peers: ['service', 'uncached'] },
   // A new ship date keeps the order open (completing it would sell its pet, once).
   { name: 'PATCH /v1/store/orders/{id}, a new ship date', method: 'PATCH', path: () => `/v1/store/orders/${randomOrder()}`, varies: true, body: reschedule, contentType: MERGE_PATCH, peers: ['service'] },
+  // The feed: a full page of the events the writes above made, from the start.
+  { name: 'GET /v1/events?limit=100', path: () => '/v1/events?limit=100', peers: ['service', 'uncached'] },
   {
     name: 'GET /v1/pets?limit=20 with a scoped database key',
     path: () => '/v1/pets?limit=20',

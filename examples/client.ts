@@ -42,3 +42,9 @@ try {
   if (!(error instanceof PetstoreError) || error.code !== 'not_found') throw error
   console.log(`cancelling it again: ${error.status} ${error.code}, "${error.message}" (request ${error.requestId})`)
 }
+
+// What happened, read back from the event feed: the order cancelled above, as an event.
+// `type` narrows the event, its data an Order here.
+for await (const event of client.events({ type: 'order.cancelled' })) {
+  if (event.type === 'order.cancelled') console.log(`event ${event.sequence}: ${event.type}, order ${event.data.id} for pet ${event.data.petId}`)
+}

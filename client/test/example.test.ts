@@ -13,7 +13,7 @@ import { listening } from './server.ts'
 const run = promisify(execFile)
 const root = new URL('../../', import.meta.url)
 
-t.test('examples/client.ts creates, pages, orders, cancels and handles an error', async (t) => {
+t.test('examples/client.ts creates, pages, orders, cancels, handles an error and reads the feed', async (t) => {
   // It imports the package by its name, which resolves to the build.
   t.ok(existsSync(new URL('client/dist/index.js', root)), 'client/dist/ holds the build: run npm run build (npm install does it)')
   const { baseUrl } = await listening(t)
@@ -22,7 +22,7 @@ t.test('examples/client.ts creates, pages, orders, cancels and handles an error'
   })
   t.equal(stderr, '')
   const lines = stdout.trimEnd().split('\n')
-  t.strictSame(lines.slice(0, -1), [
+  t.strictSame(lines.slice(0, -2), [
     'created Rex, id 1',
     'created Big in category 9007199254740993',
     'sold: Big (category 9007199254740993)',
@@ -32,7 +32,8 @@ t.test('examples/client.ts creates, pages, orders, cancels and handles an error'
     'placed order 1 for pet 1, quantity 2',
     'cancelled order 1'
   ])
-  t.match(lines.at(-1), /^cancelling it again: 404 not_found, "Order 1 not found" \(request [\w-]+\)$/)
+  t.match(lines.at(-2), /^cancelling it again: 404 not_found, "Order 1 not found" \(request [\w-]+\)$/)
+  t.equal(lines.at(-1), 'event 8: order.cancelled, order 1 for pet 1', 'after five pets, the order placed and its pet reserved')
 })
 
 t.test('examples/client.ts without a key says what it needs, and exits 2', async (t) => {

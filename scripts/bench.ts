@@ -27,17 +27,19 @@
  *
  *   npm run bench -- [--seconds 5] [--rounds 3] [--connections 50] [--pets 10000]
  *                    [--small 1000] [--large 1000000] [--starts 3] [--unpinned]
- *                    [--only TEXT]
- * `--only` runs the scenarios whose name holds TEXT, against the peers they need, and
+ *                    [--only TEXT] [--before DIR]
+ * `--before DIR` measures the creates, with their events, beside the same creates on the
+ * service as it was before events: DIR is a checkout of it, built (`git worktree add DIR
+ * fec3d11 && cd DIR && npm ci`). `--only` runs the scenarios whose name holds TEXT, against the peers they need, and
  * their scaling rows, but no start times: a quick look while working on one path
  * (`--only "on PostgreSQL"`: the PostgreSQL rows alone).
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { availableParallelism, cpus, totalmem } from 'node:os'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -60,7 +62,8 @@ const { values } = parseArgs({
     large: { type: 'string', default: '1000000' },
     starts: { type: 'string', default: '3' },
     unpinned: { type: 'boolean', default: false },
-    only: { type: 'string' }
+    only: { type: 'string' },
+    before: { type: 'string' }
   }
 })
 const seconds = Number(values.seconds)
@@ -68,6 +71,11 @@ const rounds = Number(values.rounds)
 const connections = Number(values.connections)
 const pets = Number(values.pets)
 const sizes = { small: Number(values.small), large: Number(values.large) }
+
+// --before: the start script of another checkout, checked before anything is measured.
+if (values.before !== undefined && !existsSync(join(resolve(values.before), 'dist/server.js'))) {
+  throw new Error(`--before ${values.before}: no build there (dist/server.js): run npm ci in it`)
+}
 
 const KEY = 'bench-key-not-a-secret-000000000'
 // The service as `npm start` runs it: its environment, its script's node options, then its script (the build in dist/).
@@ -99,7 +107,8 @@ async function serviceDatabase (name: string, count: number): Promise<string> {
 
 let started = 0
 function start (script: string, env: Record<string, string>): Promise<ServerProcess> {
-  const built = script === BUILT_SERVER
+  // This checkout's build, or another's (--before).
+  const built = script === BUILT_SERVER || script.endsWith('/scripts/start.js')
   // Log lines to a file, as a deployment keeps them, not into a pipe this busy process drains.
   const logFile = join(dir, `server-${++started}.log`)
   return spawnServer(script, { ...SERVICE_ENV, ...(built && START_ENV), ...env }, { cores: SERVER_CORES, logFile, nodeArgs: built ? START_OPTIONS : [] })
@@ -280,6 +289,8 @@ const pgPrefix = `petstore_bench_${randomBytes(4).toString('hex')}`
 const pgDatabases: string[] = []
 let admin: pg.Client | undefined
 const pgServers: Partial<Record<Peer, ServerProcess>> = {}
+/** The servers of the events' cost rows (`--before`). */
+const costServers: Partial<Record<'service' | 'before', ServerProcess>> = {}
 const counters: PgCounter[] = []
 const EXPRESS_PG = 'scripts/bench/express-pg.ts'
 /** Requests counted on the wire, per row and server, for the round trips. */
@@ -484,7 +495,7 @@ let cleaned: Promise<void> | undefined
 /** Stops every server and drops the PostgreSQL databases; once, on success, failure or an interrupt. */
 function cleanUp (): Promise<void> {
   cleaned ??= (async () => {
-    const all = [...Object.values(servers), ...Object.values(variants), ...Object.values(scaled), ...Object.values(pgServers)]
+    const all = [...Object.values(servers), ...Object.values(variants), ...Object.values(scaled), ...Object.values(pgServers), ...Object.values(costServers)]
     for (const server of all) server.child.kill('SIGTERM')
     // Their connections must be gone before their databases: `with (force)` ends any left.
     for (const counter of counters) await counter.close()
@@ -498,6 +509,59 @@ function cleanUp (): Promise<void> {
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => { cleanUp().finally(() => process.exit(130)).catch(() => {}) })
+}
+
+/** Pets seeded available for the orders of the events' cost rows: one a request, never one twice. */
+const ORDERABLE = 100_000
+let ordered = 0
+const orderNext = () => JSON.stringify({ petId: ++ordered })
+const costRows = (suffix: string): Row[] => [
+  { name: `POST /v1/pets${suffix}`, method: 'POST', path: () => '/v1/pets', body: newPet, peers: [], goal: '≥ 0.8× before' },
+  { name: `POST /v1/store/orders${suffix}, a pet each`, method: 'POST', path: () => '/v1/store/orders', body: orderNext, peers: [], goal: '≥ 0.8× before' }
+]
+
+/**
+ * What events cost the writes that make them: a create (`pet.created`) and an order placed
+ * (`order.placed` and its pet's `pet.updated`), each measured beside the same request to
+ * the service as it was before events (`--before`), on SQLite and on PostgreSQL, each server
+ * on a database of its own holding the same pets, all available.
+ */
+async function eventCost (beforeDir: string): Promise<void> {
+  const beforeScript = join(resolve(beforeDir), 'scripts/start.js')
+  const measureBoth = async (rows: Row[]) => {
+    for (const row of rows) {
+      ordered = 0
+      const runs = await compare(costServers, row, ['service', 'before'])
+      console.log(`| ${row.name} | ${cell(runs.service)} | ${cell(runs.before)} | ${times(runs.service!, runs.before)} | ${row.goal ?? ''} |`)
+    }
+    for (const server of Object.values(costServers)) await stop(server!)
+  }
+  console.log('\n| write, with its events, beside the service before events | service req/s | before req/s | service / before | goal |')
+  console.log('|---|---|---|---|---|')
+  const files = { service: await serviceDatabase('cost-service', 0), before: join(dir, 'cost-before.db') }
+  // The service before events makes its own tables (its migrations are not this checkout's).
+  await stop(await start(beforeScript, { DATABASE_URL: files.before }))
+  for (const file of Object.values(files)) seedPets(file, ORDERABLE, { available: true })
+  costServers.service = await start(BUILT_SERVER, { DATABASE_URL: files.service })
+  costServers.before = await start(beforeScript, { DATABASE_URL: files.before })
+  await measureBoth(costRows(''))
+
+  const opened = admin ?? await openAdmin()
+  if (typeof opened === 'string') {
+    console.log(`\nPostgreSQL rows of the events' cost skipped: ${opened}`)
+    return
+  }
+  admin = opened
+  const serviceDb = await createPgDatabase('cost_service')
+  const db = await connect({ ...loadConfig({}).database, url: serviceDb.url })
+  await migrateToLatest(db)
+  await db.destroy()
+  const beforeDb = await createPgDatabase('cost_before')
+  await stop(await start(beforeScript, { DATABASE_URL: beforeDb.url }))
+  for (const url of [serviceDb.url, beforeDb.url]) await seedPostgresPets(url, ORDERABLE, { available: true })
+  costServers.service = await start(BUILT_SERVER, { DATABASE_URL: serviceDb.url })
+  costServers.before = await start(beforeScript, { DATABASE_URL: beforeDb.url })
+  await measureBoth(costRows(' on PostgreSQL'))
 }
 
 let finished = false
@@ -579,6 +643,7 @@ try {
   }
 
   if (pgChosen.length > 0) await postgresRows()
+  if (values.before !== undefined) await eventCost(values.before)
 
   if (values.only !== undefined) {
     if (chosen.length > 0) console.log(`\npeak RSS, MiB: ${Object.entries(rss).map(([name, mib]) => `${name} ${fixed(mib)}`).join(', ')}`)

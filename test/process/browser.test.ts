@@ -93,6 +93,15 @@ t.test('Swagger UI: our page with its markings; authorize, Try it out, reload, s
   t.match(listed.shown, /"status": "available"/)
   t.match(listed.shown, /x-request-id/i, 'the response headers are shown')
 
+  // The events: the feed among the operations, and each event type the document declares
+  // under webhooks, with its body, in the page's Webhooks section.
+  t.match(await page.textContent('#operations-events-listEvents .opblock-summary'), /\[experimental\] Follow the event feed/)
+  const webhooks = (await page.locator('.webhooks').textContent()) ?? ''
+  t.match(webhooks, /^Webhooks/)
+  const declared = Object.keys(apiDocument.document.webhooks as object)
+  t.ok(declared.includes('pet.created'))
+  for (const type of declared) t.match(webhooks, type, `the ${type} webhook is shown`)
+
   // The orders area: its stability markings are shown, and placing an order works.
   t.match(await page.textContent('#operations-orders-listOrders .opblock-summary'), /\[experimental\] List orders/)
   t.match(await page.textContent('#operations-orders-cancelOrder .opblock-summary'), /\[beta\] Cancel an order/)

@@ -29,6 +29,12 @@ export interface Events {
   maxWaiting: number
   /** Readers waiting now. */
   readonly waiting: number
+  /**
+   * Resolves once the feed's work in the background is done: a numbering pass asked for by
+   * the writes answered so far, a retention run. What a test waits for before it counts
+   * queries, or expects the data version to stay.
+   */
+  settled: () => Promise<void>
 }
 
 declare module 'fastify' {
@@ -88,8 +94,9 @@ export default fp(async function events (app: FastifyInstance, options: EventsOp
     const deleted = await deleteExpiredEvents(app.db, cutoff)
     if (deleted > 0) app.log.info({ deleted, before: cutoff.toISOString() }, 'expired events deleted')
   }
+  let expiring: Promise<void> | undefined
   const expireSafely = () => {
-    expire().catch((error: unknown) => app.log.warn({ err: error }, 'could not delete expired events'))
+    expiring = expire().catch((error: unknown) => app.log.warn({ err: error }, 'could not delete expired events'))
   }
   const retention = setInterval(expireSafely, options.retentionIntervalMs).unref()
   app.addHook('onReady', async () => { expireSafely() })
@@ -111,7 +118,13 @@ export default fp(async function events (app: FastifyInstance, options: EventsOp
       }
     },
     maxWaiting: options.maxWaiting,
-    get waiting () { return waiting }
+    get waiting () { return waiting },
+    async settled () {
+      // A write's onResponse hook may still be on its way.
+      await new Promise((resolve) => setImmediate(resolve))
+      await expiring
+      await sequencer?.settled()
+    }
   })
 
   // Waiting readers answer before the server waits for its connections to end.

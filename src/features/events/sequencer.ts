@@ -73,6 +73,11 @@ export class Sequencer {
     this.#running = this.#run().finally(() => { this.#running = undefined })
   }
 
+  /** Resolves once no pass runs or is due, the passes asked for meanwhile done. */
+  async settled (): Promise<void> {
+    while (this.#running !== undefined) await this.#running
+  }
+
   /** Resolves once no pass runs (the service stopping). */
   async idle (): Promise<void> {
     this.#again = false

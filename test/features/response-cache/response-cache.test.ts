@@ -31,16 +31,23 @@ const read = (app: FastifyInstance, url: string, headers: Record<string, string>
 const readCached = async (app: FastifyInstance, url: string) => { await read(app, url); return read(app, url) }
 const names = (body: string) => (JSON.parse(body) as Array<{ name: string }>).map((pet) => pet.name)
 
+/**
+ * An app whose background queries wait an hour (key sync, the events' poll), for the tests
+ * that count queries; those wait for the numbering of a write's events (`events.settled`).
+ */
+const quiet = { metrics: true, keySyncIntervalMs: 3_600_000, events: { pollIntervalMs: 3_600_000 } }
+
 async function queries (app: FastifyInstance): Promise<number> {
   const metric = await app.prometheus!.registry.getSingleMetric('db_query_duration_seconds')!.get()
   return metric.values.filter((value) => (value as { metricName?: string }).metricName?.endsWith('_count')).reduce((sum, value) => sum + value.value, 0)
 }
 
 t.test('a read is cached from its second request on, and then costs no query but, on PostgreSQL, the data version', async (t) => {
-  // No key sync during the test: its queries would be counted too.
-  const app = await build(t, { metrics: true, keySyncIntervalMs: 3_600_000 })
+  // No key sync and no polling for events during the test: their queries would be counted too.
+  const app = await build(t, quiet)
   t.equal(app.responseCache?.waitsOnDatabase, postgres, postgres ? 'read within the deadline on PostgreSQL' : 'read in this process on SQLite')
   await create(app, 'Rex')
+  await app.events.settled()
   const once = await read(app, '/v1/pets?limit=1')
   t.equal(app.responseCache?.size, 0, 'a URL read once is not kept')
   let before = await queries(app)
@@ -241,8 +248,9 @@ t.test('on SQLite too the reads of one turn share one data version, read after t
 })
 
 t.test('concurrent hits read the data version once: on PostgreSQL one query for them all', async (t) => {
-  const app = await build(t, { metrics: true, keySyncIntervalMs: 3_600_000 })
+  const app = await build(t, quiet)
   await create(app, 'Rex')
+  await app.events.settled()
   const first = await readCached(app, '/v1/pets?limit=1')
   const before = await queries(app)
   const hits = await Promise.all(Array.from({ length: 10 }, () => read(app, '/v1/pets?limit=1')))
@@ -316,8 +324,9 @@ t.test('the key is the operation and its validated parameters, in one order, inj
 })
 
 t.test('spellings of one query share one entry, and its answer is the handler\'s own', async (t) => {
-  const app = await build(t, { metrics: true, keySyncIntervalMs: 3_600_000 })
+  const app = await build(t, quiet)
   for (const name of ['A', 'B', 'C']) await create(app, name)
+  await app.events.settled()
   const spellings: string[][] = [
     ['/v1/pets?limit=2', '/v1/pets?&limit=2&', '/v1/pets?limit=002'],
     ['/v1/pets', '/v1/pets?limit=20', '/v1/pets?&&limit=20&&'],

@@ -5,8 +5,8 @@
  * none. The events of one call are consecutive in the feed, in the order given.
  *
  * `sequence`, the feed's order, must follow the order the changes commit:
- * - SQLite commits one writer at a time, so numbers taken from `event_sequence` as the
- *   change writes are already in commit order;
+ * - SQLite commits one writer at a time, so numbers given as the change writes are already
+ *   in commit order;
  * - PostgreSQL commits concurrent transactions in any order, so the events are written
  *   without a number and numbered once committed (./sequencer.ts).
  */
@@ -27,50 +27,61 @@ export interface NewEvent {
 
 type EventValues = {
   id: string
-  sequence: bigint | null
   type: string
   occurredAt: string
   data: string
   previous: string | null
 }
 
-const insertEvent = prepare<EventValues, never>((db, param) =>
+// PostgreSQL: numbered once committed (./sequencer.ts).
+const insertUnnumbered = prepare<EventValues, never>((db, param) =>
   db.insertInto('events').values({
     id: param('id'),
-    sequence: param('sequence'),
+    sequence: null,
     type: param('type'),
     occurred_at: param('occurredAt'),
     data: param('data'),
     previous: param('previous')
   }))
 
-const takeNumbers = prepare<{ count: number }, { last: bigint | number | string }>((db, param) =>
-  db.updateTable('event_sequence').set({ last: sql`last + ${param('count')}` }).where('id', '=', 1).returning('last'))
+// SQLite: the number after the highest one given, in the same statement. The highest is the
+// last event's, read from the unique index, or, once retention has deleted every event, the
+// floor it left in event_sequence (./retention.ts), so no number is ever given twice.
+const insertNumbered = prepare<EventValues, never>((db, param) =>
+  db.insertInto('events').values({
+    id: param('id'),
+    sequence: sql`max(coalesce((select max(sequence) from events), 0), (select last from event_sequence where id = 1)) + 1`,
+    type: param('type'),
+    occurred_at: param('occurredAt'),
+    data: param('data'),
+    previous: param('previous')
+  }))
 
-/** A new event id: `evt_` and 128 random bits. */
+let lastIdTime = 0
+/**
+ * A new event id: `evt_` and 16 bytes, the first 6 the time in milliseconds and the other 10
+ * random. Unique as random ones are, and in the order written, so the id index grows at
+ * its end rather than at random places.
+ */
 export function newEventId (): string {
-  return `evt_${randomBytes(16).toString('base64url')}`
+  const id = randomBytes(16)
+  lastIdTime = Math.max(Date.now(), lastIdTime)
+  id.writeUIntBE(lastIdTime, 0, 6)
+  return `evt_${id.toString('base64url')}`
 }
 
 /** Writes `events`, one change's, in the transaction `db`. */
 export async function recordEvents (db: Kysely<Database>, events: readonly NewEvent[]): Promise<void> {
-  if (events.length === 0) return
   const occurredAt = new Date().toISOString()
-  let next: bigint | null = null
-  if (db.getExecutor().adapter instanceof SqliteAdapter) {
-    const { rows } = await takeNumbers(db, { count: events.length })
-    next = BigInt(rows[0]!.last) - BigInt(events.length) + 1n
-  }
+  const insert = db.getExecutor().adapter instanceof SqliteAdapter ? insertNumbered : insertUnnumbered
   for (const event of events) {
-    await insertEvent(db, {
+    await insert(db, {
       id: newEventId(),
-      sequence: next,
       type: event.type,
       occurredAt,
       data: stringify(event.data)!,
       previous: event.previous === undefined ? null : stringify(event.previous)!
     })
-    if (next !== null) next++
   }
 }
 

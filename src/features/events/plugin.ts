@@ -75,9 +75,10 @@ export default fp(async function events (app: FastifyInstance, options: EventsOp
     else sequencer.poke()
   })
 
-  // The last number given: moves with every event committed, by any process or instance.
-  // Read even while no one waits, so that a reader who starts waiting has it to compare with.
-  const lastGiven = async () => String((await sql<{ last: unknown }>`select last from event_sequence where id = 1`.execute(app.db)).rows[0]?.last)
+  // The highest number in the feed: moves with every event committed, by any process or
+  // instance (read from the end of the unique index). Read even while no one waits, so that
+  // a reader who starts waiting has it to compare with.
+  const lastGiven = async () => String((await sql<{ last: unknown }>`select max(sequence) as last from events`.execute(app.db)).rows[0]?.last)
   let lastSeen = await lastGiven()
   async function poll (): Promise<void> {
     sequencer?.poke()

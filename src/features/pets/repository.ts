@@ -3,7 +3,7 @@
  */
 import { SqliteAdapter, type Kysely } from 'kysely'
 import type { components } from '../../../generated/openapi.ts'
-import { inTransaction, write } from '../../database/group-commit.ts'
+import { inTransaction } from '../../database/group-commit.ts'
 import type { Database, OrderRow, PetRow } from '../../database/schema.ts'
 import { toApiInt } from '../../http/int64.ts'
 import { toPage } from '../../contract/paging.ts'
@@ -60,7 +60,7 @@ const selectPageWithStatus = prepare<{ afterId: Id, limit: number, status: PetSt
 
 /** Adds a pet, and its `pet.created` event in the same transaction. */
 export function createPet (db: Kysely<Database>, pet: NewPet): Promise<Pet> {
-  return write(db, async (db) => {
+  return inTransaction(db, async (db) => {
     const { rows } = await insertPet(db, { name: pet.name, categoryId: pet.categoryId, status: pet.status ?? null })
     const created = toPet(rows[0]!)
     await recordEvents(db, [{ type: 'pet.created', data: created }])

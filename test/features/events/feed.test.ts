@@ -6,10 +6,11 @@
  */
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { AUTH, build, JSON_HEADERS } from '../../helpers/app.ts'
+import { sql } from 'kysely'
+import { AUTH, build, JSON_HEADERS, TEST_DATABASE } from '../../helpers/app.ts'
 import { errorBody, JSON_TYPE } from '../../helpers/answers.ts'
 import { feedOf, feedWhere, readFeed, summary, type FeedEvent } from '../../helpers/events.ts'
-import { addPets, nextLink } from '../../helpers/store.ts'
+import { addPets, nextLink, rowCount } from '../../helpers/store.ts'
 
 const MERGE_PATCH = { ...AUTH, 'content-type': 'application/merge-patch+json' }
 
@@ -176,4 +177,20 @@ t.test('an int64 beyond 2^53 is carried digit for digit', async (t) => {
   const both = await app.inject({ url: '/v1/events', headers: AUTH })
   t.match(both.body, '"data":{"id":1,"name":"Big","categoryId":9223372036854775807}')
   t.match(both.body, '"data":{"id":1,"name":"Big","categoryId":9223372036854775806},"previous":{"categoryId":9223372036854775807}}', 'in previous too')
+})
+
+t.test('a change whose events cannot be written is not made: one transaction', async (t) => {
+  const app = await build(t)
+  // Every insert into events fails from here on, as a full disk or a lost connection would.
+  if (TEST_DATABASE === 'postgres') await sql`alter table events add constraint zz_fixture_refuse check (false) not valid`.execute(app.db)
+  else await sql`create trigger zz_fixture_refuse before insert on events begin select raise(abort, 'zz fixture refuses'); end`.execute(app.db)
+  const created = await send(app, 'POST', '/v1/pets', { name: 'Rex', categoryId: 1, status: 'available' })
+  t.equal(created.statusCode, 500)
+  t.equal(await rowCount(app, 'pets'), 0, 'no pet without its event')
+  // A pet put in straight, as the API can no longer add one.
+  await app.db.insertInto('pets').values({ name: 'Tom', category_id: 1, status: 'available' }).execute()
+  const petId = Number((await app.db.selectFrom('pets').select('id').executeTakeFirstOrThrow()).id)
+  t.equal((await send(app, 'POST', '/v1/store/orders', { petId })).statusCode, 500)
+  t.equal(await rowCount(app, 'orders'), 0, 'no order without its events')
+  t.equal((await app.inject({ url: `/v1/pets/${petId}`, headers: AUTH })).json().status, 'available', 'and its pet as it was')
 })

@@ -26,16 +26,10 @@ export interface Events {
   data: string;
   id: string;
   occurred_at: string;
-  position: Generated<Int64>;
   previous: string | null;
-  sequence: Int64 | null;
+  sequence: Generated<Int64>;
   transaction_id: Int64 | null;
   type: string;
-}
-
-export interface EventSequence {
-  id: Generated<Int64>;
-  last: Int64;
 }
 
 export interface IdempotencyKeys {
@@ -64,7 +58,6 @@ export interface Pets {
 
 export interface DB {
   api_keys: ApiKeys;
-  event_sequence: EventSequence;
   events: Events;
   idempotency_keys: IdempotencyKeys;
   orders: Orders;

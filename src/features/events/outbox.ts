@@ -5,13 +5,13 @@
  * none. The events of one call are consecutive in the feed, in the order given.
  *
  * `sequence`, the feed's order, must follow the order the changes commit:
- * - SQLite commits one writer at a time, so numbers given as the change writes are already
- *   in commit order;
+ * - SQLite commits one writer at a time, so the numbers SQLite gives the rows as the change
+ *   writes them are already in commit order;
  * - PostgreSQL commits concurrent transactions in any order, so the events are written
  *   without a number and numbered once committed (./sequencer.ts).
  */
 import { randomBytes } from 'node:crypto'
-import { sql, SqliteAdapter, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
 import { stringify } from 'lossless-json'
 import { prepare } from '../../database/prepared.ts'
 import type { Database } from '../../database/schema.ts'
@@ -33,24 +33,11 @@ type EventValues = {
   previous: string | null
 }
 
-// PostgreSQL: numbered once committed (./sequencer.ts).
-const insertUnnumbered = prepare<EventValues, never>((db, param) =>
+// No sequence given: SQLite numbers the row as it inserts it; PostgreSQL leaves it to be
+// numbered once committed (./sequencer.ts).
+const insertEvent = prepare<EventValues, never>((db, param) =>
   db.insertInto('events').values({
     id: param('id'),
-    sequence: null,
-    type: param('type'),
-    occurred_at: param('occurredAt'),
-    data: param('data'),
-    previous: param('previous')
-  }))
-
-// SQLite: the number after the highest one given, in the same statement. The highest is the
-// last event's, read from the unique index, or, once retention has deleted every event, the
-// floor it left in event_sequence (./retention.ts), so no number is ever given twice.
-const insertNumbered = prepare<EventValues, never>((db, param) =>
-  db.insertInto('events').values({
-    id: param('id'),
-    sequence: sql`max(coalesce((select max(sequence) from events), 0), (select last from event_sequence where id = 1)) + 1`,
     type: param('type'),
     occurred_at: param('occurredAt'),
     data: param('data'),
@@ -73,9 +60,8 @@ export function newEventId (): string {
 /** Writes `events`, one change's, in the transaction `db`. */
 export async function recordEvents (db: Kysely<Database>, events: readonly NewEvent[]): Promise<void> {
   const occurredAt = new Date().toISOString()
-  const insert = db.getExecutor().adapter instanceof SqliteAdapter ? insertNumbered : insertUnnumbered
   for (const event of events) {
-    await insert(db, {
+    await insertEvent(db, {
       id: newEventId(),
       type: event.type,
       occurredAt,

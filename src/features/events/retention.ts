@@ -4,7 +4,7 @@
  * write lock for a moment; on PostgreSQL, it locks only the rows it deletes). A cursor from
  * before the oldest event kept still works: the feed goes on from the oldest there is.
  */
-import { sql, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
 import { write } from '../../database/group-commit.ts'
 import { prepare } from '../../database/prepared.ts'
 import type { Database } from '../../database/schema.ts'
@@ -12,8 +12,8 @@ import type { Database } from '../../database/schema.ts'
 /** Events deleted per transaction. */
 export const RETENTION_BATCH = 500
 
-const oldestNumbered = prepare<{ limit: number }, { position: unknown, sequence: unknown, occurred_at: string }>((db, param) =>
-  db.selectFrom('events').select(['position', 'sequence', 'occurred_at'])
+const oldestNumbered = prepare<{ limit: number }, { sequence: number | bigint | string, occurred_at: string }>((db, param) =>
+  db.selectFrom('events').select(['sequence', 'occurred_at'])
     .where('sequence', 'is not', null)
     .orderBy('sequence').limit(param('limit')))
 
@@ -30,15 +30,9 @@ export async function deleteExpiredEvents (db: Kysely<Database>, cutoff: Date): 
   let deleted = 0
   for (;;) {
     const { rows } = await oldestNumbered(db, { limit: RETENTION_BATCH })
-    const expired = rows.filter((row) => row.occurred_at < before)
+    const expired = rows.filter((row) => row.occurred_at < before).map((row) => row.sequence)
     if (expired.length > 0) {
-      const highest = String(expired.at(-1)!.sequence)
-      await write(db, async (db) => {
-        await db.deleteFrom('events').where('position', 'in', expired.map((row) => row.position as number)).where('occurred_at', '<', before).execute()
-        // The floor of the numbers still to give, on SQLite, whose numbers follow the highest
-        // event there is (../outbox.ts): with every event deleted, none may come back.
-        await db.updateTable('event_sequence').set({ last: sql`case when last < ${highest} then ${highest} else last end` }).where('id', '=', 1).execute()
-      })
+      await write(db, (db) => db.deleteFrom('events').where('sequence', 'in', expired).where('occurred_at', '<', before).execute())
     }
     deleted += expired.length
     if (expired.length < RETENTION_BATCH) return deleted

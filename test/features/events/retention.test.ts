@@ -26,8 +26,8 @@ async function createPets (app: FastifyInstance, count: number): Promise<void> {
 /** Dates the first `count` events (by sequence) `days` ago. */
 async function age (app: FastifyInstance, count: number, days: number): Promise<void> {
   const old = new Date(Date.now() - days * DAY).toISOString()
-  const rows = await app.db.selectFrom('events').select('position').orderBy('sequence').limit(count).execute()
-  await app.db.updateTable('events').set({ occurred_at: old }).where('position', 'in', rows.map((row) => row.position)).execute()
+  const rows = await app.db.selectFrom('events').select('sequence').orderBy('sequence').limit(count).execute()
+  await app.db.updateTable('events').set({ occurred_at: old }).where('sequence', 'in', rows.map((row) => row.sequence)).execute()
 }
 
 t.test('events older than the retention go; a cursor from before them goes on from the oldest kept', async (t) => {

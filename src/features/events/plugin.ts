@@ -68,11 +68,14 @@ export default fp(async function events (app: FastifyInstance, options: EventsOp
     ? undefined
     : listenForEvents(pool, () => signal.notify(), (error) => app.log.warn({ err: error }, 'lost the connection that listens for events; reconnecting'))
 
-  // After the answer to a write, its transaction has committed (or rolled back).
-  app.addHook('onResponse', async (request) => {
-    if (!WRITES.has(request.method)) return
-    if (sequencer === undefined) signal.notify()
-    else sequencer.poke()
+  // After the answer to a write, its transaction has committed (or rolled back). A hook with
+  // a callback: it runs after every answer, reads the hottest, and needs no promise there.
+  app.addHook('onResponse', (request, _reply, done) => {
+    if (WRITES.has(request.method)) {
+      if (sequencer === undefined) signal.notify()
+      else sequencer.poke()
+    }
+    done()
   })
 
   // The highest number in the feed: moves with every event committed, by any process or

@@ -328,6 +328,15 @@ async function createPgDatabase (suffix: string): Promise<{ name: string, url: s
   return { name, url: url.toString() }
 }
 
+/** A fresh database for the service, migrated before it starts, as a deployment's would be. */
+async function servicePgDatabase (suffix: string): Promise<{ name: string, url: string }> {
+  const made = await createPgDatabase(suffix)
+  const db = await connect({ ...loadConfig({}).database, url: made.url })
+  await migrateToLatest(db)
+  await db.destroy()
+  return made
+}
+
 /** How long the statistics collector may take to show a report, before PostgreSQL 15 (from 15 there is none). */
 let collectorDelayMs = 0
 
@@ -400,10 +409,7 @@ async function postgresRows (): Promise<void> {
 
   // The service's database migrated before it starts, as a deployment's would be; the
   // peer's made by the peer; both then seeded with the same pets.
-  const serviceDb = await createPgDatabase('service')
-  const db = await connect({ ...loadConfig({}).database, url: serviceDb.url })
-  await migrateToLatest(db)
-  await db.destroy()
+  const serviceDb = await servicePgDatabase('service')
   await seedPostgresPets(serviceDb.url, pets)
   const peerDb = await createPgDatabase('express')
   await stop(await start(EXPRESS_PG, { DATABASE_URL: peerDb.url }))
@@ -552,10 +558,7 @@ async function eventCost (beforeDir: string): Promise<void> {
     return
   }
   admin = opened
-  const serviceDb = await createPgDatabase('cost_service')
-  const db = await connect({ ...loadConfig({}).database, url: serviceDb.url })
-  await migrateToLatest(db)
-  await db.destroy()
+  const serviceDb = await servicePgDatabase('cost_service')
   const beforeDb = await createPgDatabase('cost_before')
   await stop(await start(beforeScript, { DATABASE_URL: beforeDb.url }))
   for (const url of [serviceDb.url, beforeDb.url]) await seedPostgresPets(url, ORDERABLE, { available: true })

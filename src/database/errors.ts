@@ -31,6 +31,13 @@ const SQLITE_UNAVAILABLE = ['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_FULL', 'SQLI
  */
 const POSTGRES_UNAVAILABLE = /^(08|53|57|58)|^(25P03|40001|40P01|55P03)$/
 
+/**
+ * PostgreSQL: a statement this service prepared no longer fits the tables (another
+ * instance migrated them meanwhile) inside a transaction that its failure aborted
+ * (./postgres.ts). Its connection is replaced; the request may be retried at once.
+ */
+export const STALE_STATEMENT = 'PETSTORE_STALE_STATEMENT'
+
 /** Socket errors of a connection that could not be made or was lost. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN'])
 
@@ -46,7 +53,7 @@ export function isDatabaseUnavailable (error: unknown): boolean {
   const code = codeOf(error)
   if (typeof code === 'string') {
     if (code.startsWith('SQLITE_')) return SQLITE_UNAVAILABLE.some((prefix) => code.startsWith(prefix))
-    if (NETWORK_CODES.has(code) || POSTGRES_UNAVAILABLE.test(code)) return true
+    if (NETWORK_CODES.has(code) || POSTGRES_UNAVAILABLE.test(code) || code === STALE_STATEMENT) return true
   }
   return error instanceof Error && POSTGRES_CLIENT_MESSAGES.test(error.message)
 }

@@ -11,10 +11,18 @@
  * - a connection whose query failed for any reason but an error the server reported is
  *   closed when it is released instead of going back to the pool: after a client-side
  *   timeout its protocol state is unknown, and the next request must not inherit it. Its
- *   later statements fail at once rather than wait behind the one that hangs.
+ *   later statements fail at once rather than wait behind the one that hangs;
+ * - the queries written with `prepare` (./prepared.ts) run as named statements, parsed and
+ *   planned once per connection. A statement prepared before the tables changed (another
+ *   instance migrating: `select *` then has other columns) or dropped by the server
+ *   no longer runs: the query runs again unnamed, and the connection is replaced when
+ *   released. Inside a transaction, which that failure has aborted, the request fails
+ *   with an error that says so, answered 503 like any database not able to serve right now.
  */
 import type pg from 'pg'
 import type { PostgresPool, PostgresPoolClient } from 'kysely'
+import { STALE_STATEMENT } from './errors.ts'
+import { statementName } from './prepared.ts'
 
 export interface PostgresOptions {
   url: string
@@ -49,6 +57,13 @@ export async function openPostgresPool (options: PostgresOptions): Promise<{ poo
   return { pool, guarded: guard(pool, pg.DatabaseError) }
 }
 
+/**
+ * SQLSTATEs of a named statement that no longer runs as prepared: feature_not_supported
+ * ("cached plan must not change result type": its tables changed) and
+ * invalid_sql_statement_name (the server no longer has it: a pooler, a DISCARD).
+ */
+const STALE_STATEMENT_CODES = new Set(['0A000', '26000'])
+
 function guard (pool: pg.Pool, DatabaseError: typeof pg.DatabaseError): PostgresPool {
   const guarded = new WeakMap<pg.PoolClient, PostgresPoolClient>()
   return {
@@ -57,19 +72,37 @@ function guard (pool: pg.Pool, DatabaseError: typeof pg.DatabaseError): Postgres
       let wrapper = guarded.get(client)
       if (wrapper === undefined) {
         let broken: Error | undefined
+        let stale: Error | undefined
+        const run = async (query: string | pg.QueryConfig, parameters: unknown[]) => {
+          try {
+            return await client.query(query, parameters)
+          } catch (error) {
+            if (!(error instanceof DatabaseError)) broken = error as Error
+            throw error
+          }
+        }
         wrapper = {
           async query (sql: string, parameters: readonly unknown[]) {
             if (broken !== undefined) throw broken
+            const name = statementName(sql)
+            if (name === undefined || stale !== undefined) return await run(sql, [...parameters])
             try {
-              return await client.query(sql, parameters as unknown[])
+              return await run({ name, text: sql }, [...parameters])
             } catch (error) {
-              if (!(error instanceof DatabaseError)) broken = error as Error
-              throw error
+              if (!(error instanceof DatabaseError && STALE_STATEMENT_CODES.has(error.code!))) throw error
+              stale = Object.assign(new Error(`the statement prepared as ${name} no longer fits the database (${error.message}): the connection is replaced`, { cause: error }), { code: STALE_STATEMENT })
+              try {
+                return await run(sql, [...parameters])
+              } catch (retried) {
+                // in_failed_sql_transaction: inside a transaction, which the failure aborted.
+                throw retried instanceof DatabaseError && retried.code === '25P02' ? stale : retried
+              }
             }
           },
           release () {
-            const error = broken
+            const error = broken ?? stale
             broken = undefined
+            stale = undefined
             // With an error, the pool closes the connection instead of keeping it.
             client.release(error)
           }

@@ -6,6 +6,11 @@
  * go; each call only binds its values into the compiled SQL. The SQL text is also what
  * the SQLite statement cache keys on, so it is prepared once too.
  *
+ * On PostgreSQL each of these queries is also a named statement (./postgres.ts): parsed and
+ * planned once per connection rather than at every call, which is most of what a small
+ * query costs the server there. How many there are is bounded by the queries written with
+ * `prepare`, whatever the values.
+ *
  * Marker names are checked twice: by the compiler (the `param` a query is built with only
  * takes the names of its values' type) and at each call (a value that is missing, or
  * `undefined`, throws; say `null` for SQL NULL), so a misspelt name can never bind NULL.
@@ -23,6 +28,13 @@ class Marker {
  */
 export type Param<P> = (name: keyof P & string) => any
 
+const statementNames = new Map<string, string>()
+
+/** The name of the statement a query compiled here runs as, by its SQL; undefined for any other query. */
+export function statementName (sql: string): string | undefined {
+  return statementNames.get(sql)
+}
+
 const param = (name: string): any => new Marker(name)
 
 export type PreparedQuery<P, R> = (db: Kysely<Database>, values: P) => Promise<QueryResult<R>>
@@ -36,6 +48,7 @@ export function prepare<P extends Record<string, unknown>, R> (
     if (query === undefined) {
       query = build(db, param).compile()
       compiled.set(db, query)
+      if (!statementNames.has(query.sql)) statementNames.set(query.sql, `petstore_${statementNames.size + 1}`)
     }
     let parameters
     try {

@@ -8,7 +8,7 @@ import type { Database, OrderRow, PetRow } from '../../database/schema.ts'
 import { toApiInt } from '../../http/int64.ts'
 import { toPage } from '../../contract/paging.ts'
 import { prepare } from '../../database/prepared.ts'
-import { changedFields, recordEvents } from '../events/outbox.ts'
+import { changedFields, createdEvent, recordCreated, recordEvents, writesInOneStatement, type CreatedEventValues } from '../events/outbox.ts'
 
 type Pet = components['schemas']['Pet']
 type NewPet = components['schemas']['NewPet']
@@ -23,10 +23,20 @@ export function toPet (row: PetRow): Pet {
   return pet
 }
 
-const insertPet = prepare<{ name: string, categoryId: Id, status: PetStatus | null }, PetRow>((db, param) =>
+type PetValues = { name: string, categoryId: Id, status: PetStatus | null }
+
+const insertPet = prepare<PetValues, PetRow>((db, param) =>
   db.insertInto('pets')
     .values({ name: param('name'), category_id: param('categoryId'), status: param('status') })
     .returningAll())
+
+// PostgreSQL: the pet and its `pet.created` in one statement (../events/outbox.ts).
+const insertPetWithEvent = prepare<PetValues & CreatedEventValues, PetRow>((db, param) =>
+  db.with('created', (db) => db.insertInto('pets')
+    .values({ name: param('name'), category_id: param('categoryId'), status: param('status') })
+    .returningAll())
+    .with('recorded', () => recordCreated(param))
+    .selectFrom('created').selectAll())
 
 const selectPet = prepare<{ id: Id }, PetRow>((db, param) =>
   db.selectFrom('pets').selectAll().where('id', '=', param('id')))
@@ -59,9 +69,14 @@ const selectPageWithStatus = prepare<{ afterId: Id, limit: number, status: PetSt
     .orderBy('id').limit(param('limit')))
 
 /** Adds a pet, and its `pet.created` event in the same transaction. */
-export function createPet (db: Kysely<Database>, pet: NewPet): Promise<Pet> {
+export async function createPet (db: Kysely<Database>, pet: NewPet): Promise<Pet> {
+  const values = { name: pet.name, categoryId: pet.categoryId, status: pet.status ?? null }
+  if (writesInOneStatement(db)) {
+    const event = createdEvent('pet.created', toPet({ id: 0, name: values.name, category_id: values.categoryId, status: values.status }))
+    return toPet((await insertPetWithEvent(db, { ...values, ...event })).rows[0]!)
+  }
   return inTransaction(db, async (db) => {
-    const { rows } = await insertPet(db, { name: pet.name, categoryId: pet.categoryId, status: pet.status ?? null })
+    const { rows } = await insertPet(db, values)
     const created = toPet(rows[0]!)
     await recordEvents(db, [{ type: 'pet.created', data: created }])
     return created

@@ -62,7 +62,9 @@ export const DEFAULTS = {
   /**
    * Events: how long they are kept, and how often expired ones go; how many feed readers
    * may wait at once (`wait`), per instance; how often, besides after writes, committed
-   * events are numbered (PostgreSQL) and waiting readers look for events written elsewhere.
+   * events are numbered (PostgreSQL) and waiting readers look for events written elsewhere;
+   * the least time between two numbering passes under a flow of writes (PostgreSQL: how much
+   * later an event may join the feed, to share a pass with the others of those milliseconds).
    */
-  events: { retentionDays: 30, retentionIntervalMs: 60 * 60 * 1000, maxWaiting: 1000, pollIntervalMs: 1000 }
+  events: { retentionDays: 30, retentionIntervalMs: 60 * 60 * 1000, maxWaiting: 1000, pollIntervalMs: 1000, passGapMs: 10 }
 } as const

@@ -51,6 +51,8 @@ export interface EventsOptions {
   maxWaiting: number
   /** How often a numbering pass runs besides after writes (PostgreSQL), and the poll while readers wait. */
   pollIntervalMs: number
+  /** PostgreSQL: the least time between two numbering passes in a row (./sequencer.ts). */
+  passGapMs: number
 }
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
@@ -63,7 +65,7 @@ export default fp(async function events (app: FastifyInstance, options: EventsOp
   const pool = poolOf(app.db)
   const sequencer = pool === undefined
     ? undefined
-    : new Sequencer(app.db, () => signal.notify(), (error) => app.log.warn({ err: error }, 'could not number committed events; retrying'))
+    : new Sequencer(pool, options.passGapMs, () => signal.notify(), (error) => app.log.warn({ err: error }, 'could not number committed events; retrying'))
   const listener = pool === undefined
     ? undefined
     : listenForEvents(pool, () => signal.notify(), (error) => app.log.warn({ err: error }, 'lost the connection that listens for events; reconnecting'))

@@ -16,50 +16,68 @@
  * of an instance that stopped before numbering its own. A pass that numbered events
  * notifies every instance (`NOTIFY petstore_events`), and their waiting readers read again.
  */
-import { sql, type Kysely } from 'kysely'
-import type { Database } from '../../database/schema.ts'
+import { setTimeout as sleep } from 'node:timers/promises'
+import type pg from 'pg'
 
 export const EVENTS_CHANNEL = 'petstore_events'
 
+// Most passes after a write find events to number, most passes of the poll none: a look
+// at the partial index, with no lock and no transaction, spares an idle service a write
+// (locking the counter row writes it) every second.
+const PENDING = { name: 'petstore_events_pending', text: 'select exists (select 1 from events where sequence is null) as pending' }
+
+// One round trip, in the simple protocol (no values, so several statements), each
+// statement with a snapshot of its own (READ COMMITTED, whatever the server's default):
+// - the counter row's lock waits for a pass running elsewhere;
+// - then the numbering sees what that pass committed, and numbers what is still to number
+//   from the counter on, a transaction's events together, in the order they were written;
+//   moves the counter past them; and, if it numbered any, notifies every instance, which
+//   PostgreSQL delivers when this commits.
+const PASS = `begin isolation level read committed;
+select 1 from event_sequence where id = 1 for update;
+with unnumbered as (
+  select position, min(position) over (partition by transaction_id) as first_position
+  from events where sequence is null
+), numbers as (
+  select position, row_number() over (order by first_position, position) as n from unnumbered
+), counter as (
+  select last from event_sequence where id = 1
+), numbered as (
+  update events set sequence = counter.last + numbers.n
+  from numbers, counter where events.position = numbers.position
+  returning 1
+), tally as (
+  select count(*) as count from numbered
+), moved as (
+  update event_sequence set last = last + tally.count from tally where id = 1 and tally.count > 0
+)
+select count, case when count > 0 then pg_notify('${EVENTS_CHANNEL}', '') end from tally;
+commit`
+
 /** One numbering pass: how many events it numbered. */
-export async function numberCommittedEvents (db: Kysely<Database>): Promise<number> {
-  // Most calls find nothing to do: an index-only look at the partial index, and no lock.
-  const { rows } = await sql<{ pending: boolean }>`select exists (select 1 from events where sequence is null) as pending`.execute(db)
+export async function numberCommittedEvents (pool: pg.Pool): Promise<number> {
+  const { rows } = await pool.query<{ pending: boolean }>(PENDING)
   if (rows[0]?.pending !== true) return 0
-  return db.transaction().execute(async (trx) => {
-    // Waits for a pass running elsewhere. What follows is a new statement, so it sees what
-    // that pass committed (READ COMMITTED takes a snapshot per statement).
-    const counter = await sql<{ last: string }>`select last from event_sequence where id = 1 for update`.execute(trx)
-    const last = counter.rows[0]!.last
-    const numbered = await sql<{ count: string }>`
-      with unnumbered as (
-        select position, min(position) over (partition by transaction_id) as first_position
-        from events where sequence is null
-      ), numbers as (
-        select position, row_number() over (order by first_position, position) as n from unnumbered
-      ), numbered as (
-        update events set sequence = cast(${last} as bigint) + numbers.n
-        from numbers where events.position = numbers.position
-        returning 1
-      )
-      select count(*) as count from numbered`.execute(trx)
-    const count = Number(numbered.rows[0]!.count)
-    if (count > 0) {
-      await sql`update event_sequence set last = last + ${count} where id = 1`.execute(trx)
-      // Delivered when this commits: every instance's readers read again.
-      await sql`select pg_notify(${EVENTS_CHANNEL}, '')`.execute(trx)
-    }
-    return count
-  })
+  // A failure on the way leaves the transaction open on its connection, and pg's pool
+  // closes a connection whose query failed: the server rolls it back.
+  const results = await pool.query(PASS) as unknown as Array<pg.QueryResult<{ count: string }>>
+  return Number(results[2]!.rows[0]!.count)
 }
 
-/** Runs numbering passes on demand, one at a time: a demand during a pass runs one more after it. */
+/**
+ * Runs numbering passes on demand, one at a time: a demand during a pass runs one more after
+ * it, `gapMs` after it. Under a steady flow of writes, passes then come at most every
+ * `gapMs`, each numbering what committed meanwhile: a pass costs about the same for one
+ * event as for a hundred (a transaction, a lock, a commit), and the events join the feed
+ * at most that much later. A demand after a quiet spell runs a pass at once.
+ */
 export class Sequencer {
   #running: Promise<void> | undefined
   #again = false
 
   constructor (
-    private readonly db: Kysely<Database>,
+    private readonly pool: pg.Pool,
+    private readonly gapMs: number,
     private readonly numbered: (count: number) => void,
     private readonly failed: (error: unknown) => void
   ) {}
@@ -88,13 +106,14 @@ export class Sequencer {
     do {
       this.#again = false
       try {
-        const count = await numberCommittedEvents(this.db)
+        const count = await numberCommittedEvents(this.pool)
         if (count > 0) this.numbered(count)
       } catch (error) {
         // The next demand or the next second tries again; nothing is lost meanwhile.
         this.failed(error)
         return
       }
+      if (this.#again) await sleep(this.gapMs)
     } while (this.#again)
   }
 }

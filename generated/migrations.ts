@@ -11,6 +11,7 @@ import * as m20261122000400_create_idempotency_keys from '../migrations/20261122
 import * as m20261124000000_index_open_orders_by_pet from '../migrations/20261124000000_index_open_orders_by_pet.ts'
 import * as m20261124000100_key_scopes_and_expiry from '../migrations/20261124000100_key_scopes_and_expiry.ts'
 import * as m20261126000000_create_events from '../migrations/20261126000000_create_events.ts'
+import * as m20261127000000_index_numbered_events_only from '../migrations/20261127000000_index_numbered_events_only.ts'
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '20261122000000_create_pets': m20261122000000_create_pets,
@@ -20,5 +21,6 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '20261122000400_create_idempotency_keys': m20261122000400_create_idempotency_keys,
   '20261124000000_index_open_orders_by_pet': m20261124000000_index_open_orders_by_pet,
   '20261124000100_key_scopes_and_expiry': m20261124000100_key_scopes_and_expiry,
-  '20261126000000_create_events': m20261126000000_create_events
+  '20261126000000_create_events': m20261126000000_create_events,
+  '20261127000000_index_numbered_events_only': m20261127000000_index_numbered_events_only
 }

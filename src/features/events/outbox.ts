@@ -13,7 +13,7 @@
 import { randomFillSync } from 'node:crypto'
 import { PostgresAdapter, sql, type Kysely, type RawBuilder } from 'kysely'
 import { stringify } from 'lossless-json'
-import { prepare, type Param } from '../../database/prepared.ts'
+import { prepare, type Param, type PreparedQuery } from '../../database/prepared.ts'
 import type { Database } from '../../database/schema.ts'
 import type { EventType } from './types.ts'
 
@@ -25,24 +25,27 @@ export interface NewEvent {
   previous?: object
 }
 
-type EventValues = {
-  id: string
-  type: string
-  occurredAt: string
-  data: string
-  previous: string | null
-}
+// No sequence given: SQLite numbers the rows as it inserts them; PostgreSQL leaves them to
+// be numbered once committed (./sequencer.ts). One statement for all of a change's events
+// (an order placed has two), compiled once for each count.
+const EVENT_COLUMNS = ['id', 'type', 'occurredAt', 'data', 'previous'] as const
+const insertEvents = new Map<number, PreparedQuery<Record<string, string | null>, never>>()
 
-// No sequence given: SQLite numbers the row as it inserts it; PostgreSQL leaves it to be
-// numbered once committed (./sequencer.ts).
-const insertEvent = prepare<EventValues, never>((db, param) =>
-  db.insertInto('events').values({
-    id: param('id'),
-    type: param('type'),
-    occurred_at: param('occurredAt'),
-    data: param('data'),
-    previous: param('previous')
-  }))
+function insertOf (count: number): PreparedQuery<Record<string, string | null>, never> {
+  let insert = insertEvents.get(count)
+  if (insert === undefined) {
+    insert = prepare<Record<string, string | null>, never>((db, param) =>
+      db.insertInto('events').values(Array.from({ length: count }, (_, i) => ({
+        id: param(`id${i}`),
+        type: param(`type${i}`),
+        occurred_at: param(`occurredAt${i}`),
+        data: param(`data${i}`),
+        previous: param(`previous${i}`)
+      }))))
+    insertEvents.set(count, insert)
+  }
+  return insert
+}
 
 let lastIdTime = 0
 const randomPool = Buffer.alloc(4096)
@@ -69,16 +72,14 @@ export function newEventId (): string {
 
 /** Writes `events`, one change's, in the transaction `db`. */
 export async function recordEvents (db: Kysely<Database>, events: readonly NewEvent[]): Promise<void> {
+  if (events.length === 0) return
   const occurredAt = new Date().toISOString()
-  for (const event of events) {
-    await insertEvent(db, {
-      id: newEventId(),
-      type: event.type,
-      occurredAt,
-      data: stringify(event.data)!,
-      previous: event.previous === undefined ? null : stringify(event.previous)!
-    })
-  }
+  const values: Record<string, string | null> = {}
+  events.forEach((event, i) => {
+    const row = { id: newEventId(), type: event.type, occurredAt, data: stringify(event.data)!, previous: event.previous === undefined ? null : stringify(event.previous)! }
+    for (const column of EVENT_COLUMNS) values[`${column}${i}`] = row[column]
+  })
+  await insertOf(events.length)(db, values)
 }
 
 /** Whether `db` is PostgreSQL, where a created row and its event are one statement (`recordCreated`). */

@@ -121,6 +121,12 @@ export function openSqlite (options: SqliteOptions): SqliteDatabase {
   // peak RSS). Pages past the map, or all of them with SQLITE_MMAP_MB=0, are read from the
   // operating system's cache.
   sqlite.pragma('cache_size = -2048')
+  // Each write of a group commit runs in a savepoint (group-commit.ts), so SQLite keeps the
+  // original of every page a write changes first, to roll that write back alone: in memory,
+  // not in a temporary file written and read through system calls. The copies last one
+  // transaction, a group of small writes; an order placed with its two events changes about
+  // ten pages.
+  sqlite.pragma('temp_store = memory')
   // Integers come back as BigInt, so ids beyond 2^53 are never rounded on read.
   sqlite.defaultSafeIntegers(true)
   const database = cachingStatements(sqlite)

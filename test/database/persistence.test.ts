@@ -32,6 +32,9 @@ t.test('pets survive a restart on a file database, and ids are never reused', as
   t.equal(created.json().id, 4)
   const mode = await sql<{ journal_mode: string }>`pragma journal_mode`.execute(second.db)
   t.equal(mode.rows[0]!.journal_mode, 'wal')
+  // The savepoints' copies of the pages they change are kept in memory (2), not in a file (sqlite.ts).
+  const temp = await sql<{ temp_store: bigint }>`pragma temp_store`.execute(second.db)
+  t.equal(temp.rows[0]!.temp_store, 2n)
 })
 
 t.test('a file database is read through a memory map of SQLITE_MMAP_MB, none when it is 0', async (t) => {

@@ -230,13 +230,17 @@ const options = (size: number) => ({ seconds, connections, headers, pets: size }
  * `each` is told of every run, the warm-ups' included.
  */
 async function compare (servers: Partial<Record<string, ServerProcess>>, row: Row, names: string[], sizeOf = (_name: string) => pets,
-  each = (_name: string, _run: Result) => {}) {
+  each = (_name: string, _run: Result) => {}, before = (_name: string) => {}) {
   // One discarded second each, so all are measured after the JIT has warmed up.
-  for (const name of names) each(name, await measure(servers[name]!.base, row, { ...options(sizeOf(name)), seconds: Math.min(1, seconds) }))
+  for (const name of names) {
+    before(name)
+    each(name, await measure(servers[name]!.base, row, { ...options(sizeOf(name)), seconds: Math.min(1, seconds) }))
+  }
   const runs: Record<string, Result[]> = Object.fromEntries(names.map((name) => [name, []]))
   for (let round = 0; round < rounds; round++) {
     const order = names.map((_, i) => names[(i + round) % names.length]!)
     for (const name of order) {
+      before(name)
       const run = await measure(servers[name]!.base, row, options(sizeOf(name)))
       each(name, run)
       runs[name]!.push(run)
@@ -517,10 +521,18 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => { cleanUp().finally(() => process.exit(130)).catch(() => {}) })
 }
 
-/** Pets seeded available for the orders of the events' cost rows: one a request, never one twice. */
-const ORDERABLE = 100_000
-let ordered = 0
-const orderNext = () => JSON.stringify({ petId: ++ordered })
+/**
+ * Pets seeded available for the orders of the events' cost rows: one a request, never one
+ * twice on a server (each has a database of its own), enough for 25 000 orders a second
+ * over every run of the row.
+ */
+const ORDERABLE = Math.ceil((rounds * seconds + Math.min(1, seconds)) * 25_000)
+const ordered: Record<string, number> = {}
+let ordering = ''
+function orderNext (): string {
+  ordered[ordering] = (ordered[ordering] ?? 0) + 1
+  return JSON.stringify({ petId: ordered[ordering] })
+}
 const costRows = (suffix: string): Row[] => [
   { name: `POST /v1/pets${suffix}`, method: 'POST', path: () => '/v1/pets', body: newPet, peers: [], goal: '≥ 0.8× before' },
   { name: `POST /v1/store/orders${suffix}, a pet each`, method: 'POST', path: () => '/v1/store/orders', body: orderNext, peers: [], goal: '≥ 0.8× before' }
@@ -536,8 +548,8 @@ async function eventCost (beforeDir: string): Promise<void> {
   const beforeScript = join(resolve(beforeDir), 'scripts/start.js')
   const measureBoth = async (rows: Row[]) => {
     for (const row of rows) {
-      ordered = 0
-      const runs = await compare(costServers, row, ['service', 'before'])
+      for (const name of Object.keys(ordered)) delete ordered[name]
+      const runs = await compare(costServers, row, ['service', 'before'], undefined, undefined, (name) => { ordering = name })
       console.log(`| ${row.name} | ${cell(runs.service)} | ${cell(runs.before)} | ${times(runs.service!, runs.before)} | ${row.goal ?? ''} |`)
     }
     for (const server of Object.values(costServers)) await stop(server!)

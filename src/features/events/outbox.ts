@@ -92,16 +92,19 @@ export type CreatedEventValues = {
   eventId: string
   eventType: string
   occurredAt: string
-  eventData: string
+  eventFields: string
 }
 
 /**
  * The values of a created row's event, for `recordCreated`: `data` is the new resource as
  * its get operation will answer it, but for the id, which the database gives it in the
- * statement itself (any id here is replaced).
+ * statement itself (any id here is left out).
  */
 export function createdEvent (type: EventType, data: object): CreatedEventValues {
-  return { eventId: newEventId(), eventType: type, occurredAt: new Date().toISOString(), eventData: stringify(data)! }
+  const { id: _id, ...fields } = data as Record<string, unknown>
+  const json = stringify(fields)!
+  // The JSON after `{"id":N`: the other fields, each after a comma, and the closing brace.
+  return { eventId: newEventId(), eventType: type, occurredAt: new Date().toISOString(), eventFields: json === '{}' ? '}' : `,${json.slice(1)}` }
 }
 
 /**
@@ -109,12 +112,14 @@ export function createdEvent (type: EventType, data: object): CreatedEventValues
  * inserts the row in a `with` named `created`. So the row and its event are written by one
  * statement, atomic by itself, in one round trip where a transaction of two inserts takes
  * four (the round trips, not the inserts, are most of a create's cost there). The event's
- * data gets the id the database gave the row.
+ * data is the JSON text made in the service with the id the database gave the row put
+ * first: text joined, not JSON PostgreSQL would parse again (its JSON types refuse some
+ * strings JSON allows, such as `\u0000`).
  */
 export function recordCreated (param: Param<CreatedEventValues>): RawBuilder<never> {
   // In parentheses: Kysely adds none around a raw `with`.
   return sql<never>`(insert into events (id, type, occurred_at, data)
-    select ${param('eventId')}, ${param('eventType')}, ${param('occurredAt')}, jsonb_set(cast(${param('eventData')} as jsonb), '{id}', to_jsonb(created.id))::text
+    select ${param('eventId')}, ${param('eventType')}, ${param('occurredAt')}, '{"id":' || cast(created.id as text) || ${param('eventFields')}
     from created)`
 }
 

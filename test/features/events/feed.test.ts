@@ -179,6 +179,22 @@ t.test('an int64 beyond 2^53 is carried digit for digit', async (t) => {
   t.match(both.body, '"data":{"id":1,"name":"Big","categoryId":9223372036854775806},"previous":{"categoryId":9223372036854775807}}', 'in previous too')
 })
 
+t.test("a created pet's event holds the pet as getPet answers it, whatever its name", async (t) => {
+  const app = await build(t)
+  // As JSON text: escapes, characters beyond the BMP, quotes and backslashes, markup.
+  const names = [String.raw`Rex`, String.raw`l\u00e9o \ud83d\udc36`, 'Léo 🐶', String.raw`quote \" and \\`, '</script><b>&amp;', String.raw`\u0052ex`]
+  for (const name of names) {
+    const res = await app.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: `{"name":"${name}","categoryId":1}` })
+    t.equal(res.statusCode, 201, name)
+  }
+  const events = await feedOf(app, names.length)
+  for (const [i, event] of events.entries()) {
+    const got = await app.inject({ url: `/v1/pets/${i + 1}`, headers: AUTH })
+    t.same(event.data, got.json(), `pet ${i + 1}: ${got.body}`)
+  }
+  t.same(events.map((event) => (event.data as { name: string }).name), ['Rex', 'léo 🐶', 'Léo 🐶', 'quote " and \\', '</script><b>&amp;', 'Rex'])
+})
+
 t.test('a change whose events cannot be written is not made: one transaction', async (t) => {
   const app = await build(t)
   // Every insert into events fails from here on, as a full disk or a lost connection would.

@@ -12,8 +12,9 @@
  * their order is the order of their commits; only changes that committed side by side,
  * between two passes, are ordered by their writing alone.
  *
- * A pass runs when this instance answers a write, and every second besides, for the events
- * of an instance that stopped before numbering its own. A pass that numbered events
+ * A pass runs when this instance answers a write (under a flow of writes, at most every
+ * `gapMs`: see `Sequencer`), and every second besides, for the events of an instance that
+ * stopped before numbering its own. A pass that numbered events
  * notifies every instance (`NOTIFY petstore_events`), and their waiting readers read again.
  */
 import { setTimeout as sleep } from 'node:timers/promises'

@@ -25,7 +25,7 @@ async function reexports (t: Test, app: string, own: string) {
   ].join('\n'))
   const { stdout, stderr } = await run(process.execPath, ['consumer.mjs'], { cwd: app, env: CONSUMER_ENV })
   t.equal(stderr, '')
-  t.strictSame(JSON.parse(stdout), { names: ['PetstoreError', 'createPetstoreClient'], same: true, listPets: 'function' })
+  t.strictSame(JSON.parse(stdout), { names: ['PetstoreError', 'WebhookVerificationError', 'createPetstoreClient', 'verifyWebhook'], same: true, listPets: 'function' })
 
   writeFileSync(join(app, 'consumer.ts'), [
     "import { createPetstoreClient, PetstoreError, type Pet } from 'petstore-service/client'",

@@ -6,5 +6,6 @@
 export { createPetstoreClient } from './client.ts'
 export { PetstoreError, type ErrorCode, type PetstoreErrorCode } from './errors.ts'
 export type { Page } from './paging.ts'
+export { verifyWebhook, WebhookVerificationError, type VerifyOptions, type WebhookHeaders } from './webhooks.ts'
 export type { Fetch, RetryOptions } from './retry.ts'
 export type * from './types.ts'

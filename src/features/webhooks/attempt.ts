@@ -1,0 +1,139 @@
+/**
+ * One attempt to deliver a webhook (PRODUCT.md, "Delivery"): a `POST` of the event's
+ * envelope with its signature headers, and what came of it, classified for the deliveries
+ * log and the retry schedule.
+ * - Success is a 2xx within the timeout, and nothing else: a redirect is not followed (a
+ *   3xx fails as `redirect`), a 410 says the endpoint is gone, a 429 or 503 may say when
+ *   to come back (`Retry-After`, in seconds or as a date).
+ * - The answer's status decides, as soon as its headers come; its body is not read (never
+ *   more than came with the headers, well under 64 KiB), so a receiver cannot make the
+ *   service hold or wait for more.
+ * - The address actually connected is checked again (./addresses.ts): the host is resolved
+ *   here, and only an allowed address is connected, so a name that now points inside the
+ *   network fails as `address_not_allowed` before any byte is sent.
+ */
+import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+import type { LookupFunction } from 'node:net'
+import ipaddr from 'ipaddr.js'
+import { refusedRange, systemLookup, type Lookup, type Network } from './addresses.ts'
+
+export type AttemptError =
+  | 'timeout' | 'connection_refused' | 'connection_reset' | 'dns' | 'tls' | 'network'
+  | 'address_not_allowed' | 'redirect' | 'http_status'
+
+export interface AttemptResult {
+  /** A 2xx within the timeout. */
+  succeeded: boolean
+  /** The receiver's status, where it answered. */
+  status?: number
+  /** Why it failed, where it did. */
+  error?: AttemptError
+  /** A 429 or 503's `Retry-After`, in milliseconds from now. */
+  retryAfterMs?: number
+  durationMs: number
+}
+
+export interface AttemptOptions {
+  timeoutMs: number
+  allowed: readonly Network[]
+  lookup?: Lookup
+  now?: () => number
+}
+
+class Refused extends Error {
+  readonly code = 'ADDRESS_NOT_ALLOWED'
+}
+
+/** Whether the service may connect to `address` over `protocol` (plain http only inside the allowed networks). */
+function mayConnect (address: string, protocol: string, allowed: readonly Network[]): boolean {
+  if (refusedRange(address, allowed) !== undefined) return false
+  if (protocol === 'https:') return true
+  const parsed = ipaddr.process(address)
+  return allowed.some(([network, bits]) => network.kind() === parsed.kind() && parsed.match(network, bits))
+}
+
+/** Resolves a host to the first address the service may connect to, or fails as not allowed. */
+function checkedLookup (protocol: string, allowed: readonly Network[], lookup: Lookup): LookupFunction {
+  return (hostname, options, callback) => {
+    lookup(hostname).then((addresses) => {
+      const address = addresses.find((candidate) => mayConnect(candidate, protocol, allowed))
+      if (address === undefined) throw new Refused(`${hostname} resolves to no address the service may call (${addresses.join(', ')})`)
+      const family = ipaddr.parse(address).kind() === 'ipv6' ? 6 : 4
+      if ((options as { all?: boolean }).all === true) (callback as unknown as (error: null, addresses: Array<{ address: string, family: number }>) => void)(null, [{ address, family }])
+      else callback(null, address, family)
+    }).catch((error: NodeJS.ErrnoException) => { callback(error, '', 0) })
+  }
+}
+
+function classify (error: NodeJS.ErrnoException): AttemptError {
+  const code = error.code ?? ''
+  if (code === 'ADDRESS_NOT_ALLOWED') return 'address_not_allowed'
+  if (code === 'ECONNREFUSED') return 'connection_refused'
+  if (code === 'ECONNRESET' || code === 'EPIPE') return 'connection_reset'
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'ENODATA') return 'dns'
+  if (code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) return 'tls'
+  return 'network'
+}
+
+/** `Retry-After` in milliseconds from now: seconds, or an HTTP date; undefined when neither. */
+export function retryAfterMs (value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000
+  // An HTTP date names its day or month (`Fri, 27 Nov 2026 10:00:00 GMT`); Date.parse
+  // would read a bare `-5` as a year.
+  const date = /[A-Za-z]{3}/.test(value) ? Date.parse(value) : Number.NaN
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+}
+
+/** Posts `body` to `url` once, and says what came of it; never throws. */
+export async function attemptDelivery (url: URL, headers: Record<string, string>, body: string, options: AttemptOptions): Promise<AttemptResult> {
+  const now = options.now ?? Date.now
+  const started = now()
+  const done = (result: Omit<AttemptResult, 'durationMs'>): AttemptResult => ({ ...result, durationMs: now() - started })
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
+  // An address in the URL itself is connected without any lookup: checked here.
+  if (ipaddr.isValid(host) && !mayConnect(host, url.protocol, options.allowed)) return done({ succeeded: false, error: 'address_not_allowed' })
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return done({ succeeded: false, error: 'address_not_allowed' })
+
+  const payload = Buffer.from(body)
+  const requestOptions: RequestOptions = {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json', 'content-length': payload.length, 'user-agent': 'petstore-webhooks/1' },
+    lookup: checkedLookup(url.protocol, options.allowed, options.lookup ?? systemLookup),
+    // A connection of its own each time: no pool to hold sockets to a slow receiver.
+    agent: false,
+    timeout: options.timeoutMs
+  }
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest
+  return await new Promise<AttemptResult>((resolve) => {
+    let settled = false
+    const finish = (result: Omit<AttemptResult, 'durationMs'>) => {
+      if (settled) return
+      settled = true
+      clearTimeout(deadline)
+      resolve(done(result))
+    }
+    const request = send(url, requestOptions, (response: IncomingMessage) => {
+      // The status decides; the answer's body is not read (so never more than what came
+      // with its headers), and the connection, its own, is closed.
+      const status = response.statusCode ?? 0
+      const after = status === 429 || status === 503 ? retryAfterMs(response.headers['retry-after'], now()) : undefined
+      response.destroy()
+      if (status >= 200 && status < 300) finish({ succeeded: true, status })
+      else if (status >= 300 && status < 400) finish({ succeeded: false, status, error: 'redirect' })
+      else finish({ succeeded: false, status, error: 'http_status', ...after === undefined ? {} : { retryAfterMs: after } })
+    })
+    // The whole attempt, connection and answer, within the timeout.
+    const deadline = setTimeout(() => {
+      finish({ succeeded: false, error: 'timeout' })
+      request.destroy()
+    }, options.timeoutMs)
+    request.on('timeout', () => {
+      finish({ succeeded: false, error: 'timeout' })
+      request.destroy()
+    })
+    request.on('error', (error: NodeJS.ErrnoException) => { finish({ succeeded: false, error: classify(error) }) })
+    request.end(payload)
+  })
+}

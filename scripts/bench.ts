@@ -27,7 +27,7 @@
  *
  *   npm run bench -- [--seconds 5] [--rounds 3] [--connections 50] [--pets 10000]
  *                    [--small 1000] [--large 1000000] [--starts 3] [--unpinned]
- *                    [--only TEXT] [--before DIR]
+ *                    [--only TEXT] [--before DIR] [--help]
  * `--before DIR` measures the creates, with their events, beside the same creates on the
  * service as it was before events: DIR is a checkout of it, built (`git worktree add DIR
  * fec3d11 && cd DIR && npm ci`). `--only` runs the scenarios whose name holds TEXT, against the peers they need, and
@@ -63,9 +63,16 @@ const { values } = parseArgs({
     starts: { type: 'string', default: '3' },
     unpinned: { type: 'boolean', default: false },
     only: { type: 'string' },
-    before: { type: 'string' }
+    before: { type: 'string' },
+    help: { type: 'boolean', default: false }
   }
 })
+if (values.help) {
+  // The usage, from this file's own header.
+  const header = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('*/')[0]!
+  console.log(header.replace(/^\/\*\*\n/, '').split('\n').map((line) => line.replace(/^ \* ?/, '')).join('\n').trim())
+  process.exit(0)
+}
 const seconds = Number(values.seconds)
 const rounds = Number(values.rounds)
 const connections = Number(values.connections)

@@ -94,7 +94,7 @@ function connectSqlite (options: DatabaseOptions): Kysely<Database> {
     onQuery: options.onQuery
   })
   watchDataVersion(db, sqlite)
-  groupCommits(db)
+  groupCommits(db, () => sqlite.inTransaction)
   return db
 }
 

@@ -5,9 +5,15 @@
  * meanwhile are then committed together, in the next turn of the loop, instead of paying
  * one fsync each.
  *
- * Each write runs in a savepoint of the shared transaction, so one that fails (a missing
- * pet, say) is undone alone and rejects alone. Nothing is acknowledged before the commit;
- * if the commit itself fails, every write of the batch is rejected, and none was stored.
+ * The writes of a group first run one after the other with nothing between them. Almost
+ * always all succeed, and the group commits. When one fails (it throws), it may have left
+ * half its changes, so the whole group is rolled back and runs again, each write in a
+ * savepoint of its own: the one that fails is undone alone and rejects alone. Savepoints
+ * only then, since each costs two statements and a copy of every page its write changes
+ * first (docs/performance.md). A write may so run twice, in two transactions of which only
+ * the second commits: writes do nothing but database work. Nothing is acknowledged before
+ * the commit; if the commit itself fails, every write of the group is rejected, and none
+ * was stored.
  *
  * PostgreSQL needs none of this (its server groups commits itself, and its connections run
  * in parallel); there, and inside a transaction already, a write runs at once.
@@ -21,9 +27,12 @@ type Outcome = { ok: true, value: unknown } | { ok: false, error: unknown }
 
 const batchers = new WeakMap<Kysely<Database>, Batcher>()
 
-/** Groups the writes made through `write` on this (SQLite) database. */
-export function groupCommits (db: Kysely<Database>): void {
-  batchers.set(db, new Batcher(db))
+/**
+ * Groups the writes made through `write` on this (SQLite) database. `open` says whether
+ * its transaction is still open: SQLite ends one itself on some failures (a full disk).
+ */
+export function groupCommits (db: Kysely<Database>, open: () => boolean): void {
+  batchers.set(db, new Batcher(db, open))
 }
 
 /** Runs a write: in the next group commit where there is one, otherwise at once. */
@@ -47,7 +56,7 @@ export function inTransaction<T> (db: Kysely<Database>, work: Work<T>): Promise<
 class Batcher {
   #pending: Pending[] = []
 
-  constructor (private readonly db: Kysely<Database>) {}
+  constructor (private readonly db: Kysely<Database>, private readonly open: () => boolean) {}
 
   add<T> (work: Work<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -62,12 +71,19 @@ class Batcher {
     this.#pending = []
     let outcomes: Outcome[]
     try {
-      outcomes = await this.db.transaction().execute(async (trx) =>
-        // A lone write needs no savepoint: its failure rolls back a transaction of its own.
-        batch.length === 1 ? [{ ok: true, value: await batch[0]!.work(trx) }] : inSavepoints(trx, batch))
+      outcomes = await this.db.transaction().execute((trx) => inTurn(trx, batch, this.open))
     } catch (error) {
-      for (const item of batch) item.reject(error)
-      return
+      // A lone write's failure is its own; a group's is told apart in savepoints.
+      if (batch.length === 1) {
+        batch[0]!.reject(error)
+        return
+      }
+      try {
+        outcomes = await this.db.transaction().execute((trx) => inSavepoints(trx, batch))
+      } catch (error) {
+        for (const item of batch) item.reject(error)
+        return
+      }
     }
     batch.forEach((item, i) => {
       const outcome = outcomes[i]!
@@ -75,6 +91,17 @@ class Batcher {
       else item.reject(outcome.error)
     })
   }
+}
+
+/** Every write of the group, or the first failure (which rolls them all back). */
+async function inTurn (trx: Kysely<Database>, batch: Pending[], open: () => boolean): Promise<Outcome[]> {
+  const outcomes: Outcome[] = []
+  for (const item of batch) {
+    outcomes.push({ ok: true, value: await item.work(trx) })
+    // A write after the transaction ended would be committed on its own, at once.
+    if (!open()) throw new Error('the transaction of a group of writes ended before the group did')
+  }
+  return outcomes
 }
 
 async function inSavepoints (trx: Kysely<Database>, batch: Pending[]): Promise<Outcome[]> {

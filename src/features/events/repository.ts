@@ -28,6 +28,15 @@ const selectPageOfType = prepare<{ after: Id, limit: number, type: string }, Eve
 const selectEvent = prepare<{ id: string }, EventRow>((db, param) =>
   db.selectFrom('events').selectAll().where('id', '=', param('id')).where('sequence', 'is not', null))
 
+/**
+ * JSON the service stored, read back digit for digit. Only a number of 16 digits or more
+ * can be beyond what a double holds (an int64 past 2^53): without one, JSON.parse is
+ * exact, and several times faster than the exact parser, which reads the rest.
+ */
+function readStored (text: string): unknown {
+  return /\d{16}/.test(text) ? parseJson(text) : JSON.parse(text)
+}
+
 /** The event a row holds, in the envelope's shape: its JSON read back digit for digit. */
 export function toEnvelope (row: EventRow): EventEnvelope {
   const envelope: EventEnvelope = {
@@ -35,9 +44,9 @@ export function toEnvelope (row: EventRow): EventEnvelope {
     type: row.type,
     timestamp: row.occurred_at,
     sequence: toApiInt(row.sequence!),
-    data: parseJson(row.data)
+    data: readStored(row.data)
   }
-  if (row.previous !== null) envelope.previous = parseJson(row.previous)
+  if (row.previous !== null) envelope.previous = readStored(row.previous)
   return envelope
 }
 

@@ -5,7 +5,7 @@
  * PostgreSQL driver is loaded only when a PostgreSQL URL is given, so an embedded start
  * does not pay for it.
  */
-import { Kysely, PostgresDialect, sql, type Logger } from 'kysely'
+import { Kysely, PostgresAdapter, PostgresDialect, sql, type Logger } from 'kysely'
 import type pg from 'pg'
 import { watchDataVersion, watchPostgresDataVersion } from './data-version.ts'
 import { groupCommits } from './group-commit.ts'
@@ -58,6 +58,15 @@ const pools = new WeakMap<Kysely<Database>, pg.Pool>()
 /** The PostgreSQL connection pool behind a database; undefined for SQLite. */
 export function poolOf (db: Kysely<Database>): pg.Pool | undefined {
   return pools.get(db)
+}
+
+/**
+ * Whether `db` is PostgreSQL: for the repositories, where the two dialects take different
+ * paths (`FOR UPDATE`, a row and its event in one statement). Also true of a transaction
+ * of it, which `poolOf` does not know.
+ */
+export function isPostgres (db: Kysely<Database>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter
 }
 
 /** How long a command-line script's statements may block on a lock: a person waits, no request does. */

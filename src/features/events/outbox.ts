@@ -11,7 +11,7 @@
  *   without a number and numbered once committed (./sequencer.ts).
  */
 import { randomFillSync } from 'node:crypto'
-import { PostgresAdapter, sql, type Kysely, type RawBuilder } from 'kysely'
+import { sql, type Kysely, type RawBuilder } from 'kysely'
 import { stringify } from 'lossless-json'
 import { prepare, type Param, type PreparedQuery } from '../../database/prepared.ts'
 import type { Database } from '../../database/schema.ts'
@@ -80,11 +80,6 @@ export async function recordEvents (db: Kysely<Database>, events: readonly NewEv
     for (const column of EVENT_COLUMNS) values[`${column}${i}`] = row[column]
   })
   await insertOf(events.length)(db, values)
-}
-
-/** Whether `db` is PostgreSQL, where a created row and its event are one statement (`recordCreated`). */
-export function writesInOneStatement (db: Kysely<Database>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter
 }
 
 /** The values `recordCreated` binds: see `createdEvent`. */

@@ -1,14 +1,15 @@
 /**
  * Pets in the database. Plain functions taking `db` first; rows become API Pets here.
  */
-import { SqliteAdapter, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
 import type { components } from '../../../generated/openapi.ts'
+import { isPostgres } from '../../database/connect.ts'
 import { inTransaction } from '../../database/group-commit.ts'
 import type { Database, OrderRow, PetRow } from '../../database/schema.ts'
 import { toApiInt } from '../../http/int64.ts'
 import { toPage } from '../../contract/paging.ts'
 import { prepare } from '../../database/prepared.ts'
-import { changedFields, createdEvent, recordCreated, recordEvents, writesInOneStatement, type CreatedEventValues } from '../events/outbox.ts'
+import { changedFields, createdEvent, recordCreated, recordEvents, type CreatedEventValues } from '../events/outbox.ts'
 
 type Pet = components['schemas']['Pet']
 type NewPet = components['schemas']['NewPet']
@@ -71,7 +72,8 @@ const selectPageWithStatus = prepare<{ afterId: Id, limit: number, status: PetSt
 /** Adds a pet, and its `pet.created` event in the same transaction. */
 export async function createPet (db: Kysely<Database>, pet: NewPet): Promise<Pet> {
   const values = { name: pet.name, categoryId: pet.categoryId, status: pet.status ?? null }
-  if (writesInOneStatement(db)) {
+  // PostgreSQL: one statement (../events/outbox.ts, recordCreated).
+  if (isPostgres(db)) {
     const event = createdEvent('pet.created', toPet({ id: 0, name: values.name, category_id: values.categoryId, status: values.status }))
     return toPet((await insertPetWithEvent(db, { ...values, ...event })).rows[0]!)
   }
@@ -102,8 +104,7 @@ export type PetUpdate =
 export function updatePet (db: Kysely<Database>, id: Id, patch: PetPatch, precondition: (current: Pet) => boolean): Promise<PetUpdate> {
   return inTransaction(db, async (trx) => {
     // SQLite has no FOR UPDATE, and needs none: its one writer holds the database.
-    const sqlite = trx.getExecutor().adapter instanceof SqliteAdapter
-    const row = (await (sqlite ? selectPet : selectPetForUpdate)(trx, { id })).rows[0]
+    const row = (await (isPostgres(trx) ? selectPetForUpdate : selectPet)(trx, { id })).rows[0]
     if (row === undefined) return { outcome: 'missing' }
     const current = toPet(row)
     if (!precondition(current)) return { outcome: 'precondition_failed' }

@@ -44,6 +44,17 @@ function within (address: ipaddr.IPv4 | ipaddr.IPv6, networks: readonly Network[
   return networks.some(([network, bits]) => network.kind() === address.kind() && address.match(network, bits))
 }
 
+/** Whether the service may connect to `address` over `protocol`: any allowed address over https, plain http only inside the allowed networks. */
+export function mayConnect (address: string, protocol: string, allowed: readonly Network[]): boolean {
+  if (refusedRange(address, allowed) !== undefined) return false
+  return protocol === 'https:' || within(ipaddr.process(address), allowed)
+}
+
+/** A URL's host, an IPv6 literal without the brackets `hostname` keeps. */
+export function hostOf (url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, '$1')
+}
+
 /** Every address a host name resolves to. */
 export type Lookup = (host: string) => Promise<string[]>
 export const systemLookup: Lookup = async (host) => (await dnsLookup(host, { all: true, verbatim: true })).map((entry) => entry.address)
@@ -64,8 +75,7 @@ export async function checkWebhookUrl (text: string, allowed: readonly Network[]
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, reason: `its scheme is ${url.protocol.slice(0, -1)}, not https` }
   if (url.username !== '' || url.password !== '') return { ok: false, reason: 'it holds credentials; put a secret in the path or rely on the signature' }
-  // An IPv6 literal keeps its brackets in `hostname`.
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
+  const host = hostOf(url)
   if (host === '') return { ok: false, reason: 'it has no host' }
   let addresses: string[]
   try {
@@ -78,7 +88,7 @@ export async function checkWebhookUrl (text: string, allowed: readonly Network[]
     const range = refusedRange(address, allowed)
     if (range !== undefined) return { ok: false, reason: `its host ${host} is at ${address}, a ${range} address, not a public one` }
   }
-  if (url.protocol === 'http:' && !addresses.every((address) => within(ipaddr.process(address), allowed))) {
+  if (!addresses.every((address) => mayConnect(address, url.protocol, allowed))) {
     return { ok: false, reason: 'its scheme is http, not https (plain http only to WEBHOOK_ALLOWED_NETWORKS)' }
   }
   return { ok: true, url }

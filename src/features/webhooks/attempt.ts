@@ -16,7 +16,7 @@ import { request as httpRequest, type IncomingMessage, type RequestOptions } fro
 import { request as httpsRequest } from 'node:https'
 import type { LookupFunction } from 'node:net'
 import ipaddr from 'ipaddr.js'
-import { refusedRange, systemLookup, type Lookup, type Network } from './addresses.ts'
+import { hostOf, mayConnect, systemLookup, type Lookup, type Network } from './addresses.ts'
 
 export type AttemptError =
   | 'timeout' | 'connection_refused' | 'connection_reset' | 'dns' | 'tls' | 'network'
@@ -43,14 +43,6 @@ export interface AttemptOptions {
 
 class Refused extends Error {
   readonly code = 'ADDRESS_NOT_ALLOWED'
-}
-
-/** Whether the service may connect to `address` over `protocol` (plain http only inside the allowed networks). */
-function mayConnect (address: string, protocol: string, allowed: readonly Network[]): boolean {
-  if (refusedRange(address, allowed) !== undefined) return false
-  if (protocol === 'https:') return true
-  const parsed = ipaddr.process(address)
-  return allowed.some(([network, bits]) => network.kind() === parsed.kind() && parsed.match(network, bits))
 }
 
 /** Resolves a host to the first address the service may connect to, or fails as not allowed. */
@@ -91,7 +83,7 @@ export async function attemptDelivery (url: URL, headers: Record<string, string>
   const now = options.now ?? Date.now
   const started = now()
   const done = (result: Omit<AttemptResult, 'durationMs'>): AttemptResult => ({ ...result, durationMs: now() - started })
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
+  const host = hostOf(url)
   // An address in the URL itself is connected without any lookup: checked here.
   if (ipaddr.isValid(host) && !mayConnect(host, url.protocol, options.allowed)) return done({ succeeded: false, error: 'address_not_allowed' })
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return done({ succeeded: false, error: 'address_not_allowed' })

@@ -28,7 +28,6 @@ export interface NewEvent {
 // No sequence given: SQLite numbers the rows as it inserts them; PostgreSQL leaves them to
 // be numbered once committed (./sequencer.ts). One statement for all of a change's events
 // (an order placed has two), compiled once for each count.
-const EVENT_COLUMNS = ['id', 'type', 'occurredAt', 'data', 'previous'] as const
 const insertEvents = new Map<number, PreparedQuery<Record<string, string | null>, never>>()
 
 function insertOf (count: number): PreparedQuery<Record<string, string | null>, never> {
@@ -76,8 +75,11 @@ export async function recordEvents (db: Kysely<Database>, events: readonly NewEv
   const occurredAt = new Date().toISOString()
   const values: Record<string, string | null> = {}
   events.forEach((event, i) => {
-    const row = { id: newEventId(), type: event.type, occurredAt, data: stringify(event.data)!, previous: event.previous === undefined ? null : stringify(event.previous)! }
-    for (const column of EVENT_COLUMNS) values[`${column}${i}`] = row[column]
+    values[`id${i}`] = newEventId()
+    values[`type${i}`] = event.type
+    values[`occurredAt${i}`] = occurredAt
+    values[`data${i}`] = stringify(event.data)!
+    values[`previous${i}`] = event.previous === undefined ? null : stringify(event.previous)!
   })
   await insertOf(events.length)(db, values)
 }

@@ -3,7 +3,9 @@
 #
 #   PETSTORE_API_KEY=pst_... examples/curl.sh
 #
-# PETSTORE_URL is where the service listens (default http://127.0.0.1:3000, as `npm start`).
+# PETSTORE_URL is where the service listens (default http://127.0.0.1:3000, as `npm start`);
+# WEBHOOK_URL where the webhook endpoint it adds points (a receiver of yours; by default
+# https://example.com/petstore/webhooks, which answers nothing useful: its deliveries fail).
 # Each call states the status it expects: the script stops at the first other answer, so it
 # doubles as a smoke test. It adds a few pets and orders, and changes or removes only what
 # it made itself. Needs bash, curl and the usual shell tools, nothing else.
@@ -11,6 +13,7 @@ set -euo pipefail
 
 PETSTORE_URL=${PETSTORE_URL:-http://127.0.0.1:3000}
 PETSTORE_URL=${PETSTORE_URL%/}
+WEBHOOK_URL=${WEBHOOK_URL:-https://example.com/petstore/webhooks}
 : "${PETSTORE_API_KEY:?set PETSTORE_API_KEY to an API key (npm start prints one on the first run)}"
 
 AUTH=(-H "Authorization: Bearer $PETSTORE_API_KEY")
@@ -181,5 +184,43 @@ done
 step 'the same Link with wait=1: no new event within a second, so 200 [] and the Link to poll on'
 call 200 GET "${next/wait=0/wait=1}" "${AUTH[@]}"
 expect 'rel="next"' headers
+
+step 'createWebhookEndpoint (experimental): the pet events POSTed to a URL; its secret is in this answer only'
+call 201 POST /v1/webhook-endpoints "${AUTH[@]}" "${JSON[@]}" -d "{\"url\": \"$WEBHOOK_URL\", \"events\": [\"pet.*\"], \"description\": \"curl example\"}"
+expect '"secret":"whsec_'
+endpoint=$(grep -o '"id":[0-9]*' "$work/body" | head -n 1 | cut -d: -f2)
+
+step '400 invalid_webhook_url: webhooks go to public addresses only'
+call 400 POST /v1/webhook-endpoints "${AUTH[@]}" "${JSON[@]}" -d '{"url": "https://10.0.0.7/hooks", "events": ["*"]}'
+expect '"code":"invalid_webhook_url"'
+
+step 'listWebhookEndpoints and getWebhookEndpoint: never with the secret'
+call 200 GET '/v1/webhook-endpoints?limit=5' "${AUTH[@]}"
+call 200 GET "/v1/webhook-endpoints/$endpoint" "${AUTH[@]}"
+
+step 'a pet added: its pet.created event is delivered to the endpoint'
+call 201 POST /v1/pets "${AUTH[@]}" "${JSON[@]}" -d '{"name": "Hook", "categoryId": 1}'
+
+step 'listWebhookDeliveries: every attempt, newest first (pending until it is made)'
+call 200 GET "/v1/webhook-endpoints/$endpoint/deliveries" "${AUTH[@]}"
+expect '"eventId":"evt_'
+
+step 'rotateWebhookSecret: a new secret, and the old one still signs for an hour'
+call 200 POST "/v1/webhook-endpoints/$endpoint/rotate-secret" "${AUTH[@]}" "${JSON[@]}" -d '{"graceSeconds": 3600}'
+expect '"previousSecretExpiresAt"'
+
+step 'updateWebhookEndpoint: a merge patch that disables it'
+call 200 PATCH "/v1/webhook-endpoints/$endpoint" "${AUTH[@]}" "${PATCH[@]}" -d '{"enabled": false}'
+expect '"enabled":false'
+
+step '409 conflict: a disabled endpoint is enabled before it recovers'
+call 409 POST "/v1/webhook-endpoints/$endpoint/recover" "${AUTH[@]}" "${JSON[@]}" -d '{"since": "2026-01-01T00:00:00Z"}'
+
+step 'enabled again, recoverWebhookEndpoint sends what it missed since then'
+call 200 PATCH "/v1/webhook-endpoints/$endpoint" "${AUTH[@]}" "${PATCH[@]}" -d '{"enabled": true}'
+call 202 POST "/v1/webhook-endpoints/$endpoint/recover" "${AUTH[@]}" "${JSON[@]}" -d "{\"since\": \"$(date -u +%Y-%m-%dT00:00:00Z)\"}"
+
+step 'deleteWebhookEndpoint: nothing more is sent to it'
+call 204 DELETE "/v1/webhook-endpoints/$endpoint" "${AUTH[@]}"
 
 printf '\nAll calls answered as expected.\n'

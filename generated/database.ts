@@ -56,10 +56,46 @@ export interface Pets {
   status: string | null;
 }
 
+export interface WebhookDeliveries {
+  attempt: Int64;
+  attempted_at: string | null;
+  duration_ms: Int64 | null;
+  endpoint_id: Int64;
+  error: string | null;
+  event_id: string;
+  first_attempt: Int64;
+  id: Generated<Int64>;
+  lease_until: string | null;
+  next_attempt_at: string | null;
+  outcome: string;
+  response_status: Int64 | null;
+}
+
+export interface WebhookEndpoints {
+  created_at: string;
+  description: string | null;
+  enabled: Int64;
+  events: string;
+  failing_since: string | null;
+  id: Generated<Int64>;
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  secret: string;
+  url: string;
+}
+
+export interface WebhookSubscriptions {
+  endpoint_id: Int64;
+  selection: string;
+}
+
 export interface DB {
   api_keys: ApiKeys;
   events: Events;
   idempotency_keys: IdempotencyKeys;
   orders: Orders;
   pets: Pets;
+  webhook_deliveries: WebhookDeliveries;
+  webhook_endpoints: WebhookEndpoints;
+  webhook_subscriptions: WebhookSubscriptions;
 }

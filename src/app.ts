@@ -21,6 +21,8 @@ import docs from './features/docs/plugin.ts'
 import events, { type EventsOptions } from './features/events/plugin.ts'
 import { EMITTED_EVENTS } from './features/events/types.ts'
 import { waitingReads } from './features/events/waiting.ts'
+import webhooks, { type WebhooksOptions } from './features/webhooks/plugin.ts'
+import { parseRetryDelays } from './features/webhooks/retries.ts'
 import errors, { sendError } from './http/error-handler.ts'
 import pressure, { type PressureOptions } from './http/pressure.ts'
 import rateLimits, { type RateLimitOptions } from './features/rate-limit/plugin.ts'
@@ -67,6 +69,8 @@ export interface AppOptions {
   keySyncIntervalMs?: number
   /** Event retention, waiting readers and polling (./config/defaults.ts). */
   events?: Partial<Omit<EventsOptions, 'document'>>
+  /** Webhook delivery settings (./config/defaults.ts); none are needed. */
+  webhooks?: Partial<Omit<WebhooksOptions, 'databaseUrl'>>
 }
 
 function hopsTrusted (hops: number) {
@@ -134,6 +138,15 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     await app.register(redis, { url: options.redisUrl, commandTimeoutMs: options.redisCommandTimeoutMs ?? DEFAULTS.redisCommandTimeoutMs })
     await app.register(rateLimits, { ...DEFAULTS.rateLimit, ...options.rateLimit })
     await app.register(events, { document, ...DEFAULTS.events, ...options.events })
+    await app.register(webhooks, {
+      ...DEFAULTS.webhooks,
+      allowedNetworks: [],
+      retryDelaysMs: parseRetryDelays(DEFAULTS.webhooks.retryDelays),
+      secretsKey: undefined,
+      secretsKeyFile: undefined,
+      ...options.webhooks,
+      databaseUrl: options.database.url
+    })
     await app.register(docs, { document })
     await app.register(health)
     await app.register(specRoutes, {

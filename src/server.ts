@@ -44,7 +44,8 @@ const app = await buildApp({
   timeouts: config.timeouts,
   metrics: config.metricsPort !== undefined,
   responseCacheBytes: config.responseCacheBytes,
-  events: config.events
+  events: config.events,
+  webhooks: config.webhooks
 }).catch(cannotStart('PORT'))
 
 // SIGTERM or SIGINT: stop accepting connections, let in-flight requests finish (new ones

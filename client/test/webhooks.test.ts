@@ -1,12 +1,17 @@
 /**
  * `verifyWebhook`: what Standard Webhooks' reference library signs, it accepts, from
  * `Headers` or a plain object, text or bytes; anything else it refuses with a
- * WebhookVerificationError that says why. The service's own signatures too.
+ * WebhookVerificationError that says why. The service's own signatures too, and the webhook
+ * endpoints' operations end to end: an endpoint added, a delivery verified, the log paged.
  */
 import t from 'tap'
 import { Webhook } from 'standardwebhooks'
 import { verifyWebhook, WebhookVerificationError } from '../src/index.ts'
 import { newWebhookSecret, webhookHeaders } from '../../src/features/webhooks/signature.ts'
+import { parseNetworks } from '../../src/features/webhooks/addresses.ts'
+import { startReceiver } from '../../test/helpers/receiver.ts'
+import { until } from '../../test/helpers/until.ts'
+import { clientOf, collect, listening } from './server.ts'
 
 const BODY = '{"id":"evt_AaIa3SWl6g0np3cTPiUXZw","type":"pet.created","timestamp":"2026-11-27T02:37:10.437Z","sequence":9007199254740993,"data":{"id":1,"name":"Rex","categoryId":9223372036854775807}}'
 const ID = 'evt_AaIa3SWl6g0np3cTPiUXZw'
@@ -61,4 +66,27 @@ t.test('anything else is refused, saying why', async (t) => {
   const old = signed(secret, new Date(now.getTime() - 6 * 60 * 1000))
   t.equal((await verifyWebhook(secret, old, BODY, { toleranceSeconds: 600 })).id, ID)
   t.equal((await verifyWebhook(secret, old, BODY, { now: new Date(now.getTime() - 6 * 60 * 1000) })).id, ID)
+})
+
+t.test('the client adds an endpoint, and verifies what the service delivers to it; the log pages through the client', async (t) => {
+  const { baseUrl } = await listening(t, { webhooks: { allowedNetworks: parseNetworks('127.0.0.0/8'), pollIntervalMs: 20 } })
+  const client = clientOf(baseUrl)
+  const receiver = await startReceiver(t)
+  const endpoint = await client.createWebhookEndpoint({ url: receiver.url, events: ['pet.created'] })
+  t.match(endpoint.secret, /^whsec_/)
+  t.equal(endpoint.enabled, true)
+  const pet = await client.createPet({ name: 'Rex', categoryId: 9007199254740993n })
+  await until(() => receiver.received.length === 1, 'the delivery')
+  const { headers, body } = receiver.received[0]!
+  const event = await verifyWebhook(endpoint.secret, headers as Record<string, string>, body)
+  t.equal(event.type, 'pet.created')
+  t.same(event.data, pet, 'the event holds the pet as created, its int64s exact')
+  await until(async () => (await collect(client.listWebhookDeliveries(endpoint.id)))[0]?.outcome === 'succeeded', 'the log')
+  const log = await collect(client.listWebhookDeliveries(endpoint.id, { limit: 1 }))
+  t.match(log, [{ eventId: event.id, attempt: 1, outcome: 'succeeded', responseStatus: 204 }])
+  const rotated = await client.rotateWebhookSecret(endpoint.id, { graceSeconds: 0 })
+  t.notOk('previousSecretExpiresAt' in rotated)
+  t.same((await client.updateWebhookEndpoint(endpoint.id, { enabled: false })).enabled, false)
+  await client.deleteWebhookEndpoint(endpoint.id)
+  t.same(await collect(client.listWebhookEndpoints()), [])
 })

@@ -4,6 +4,9 @@
  */
 import { Ajv, type JSONSchemaType, type ValidateFunction } from 'ajv'
 import { DEFAULTS } from './defaults.ts'
+import { parseNetworks, type Network } from '../features/webhooks/addresses.ts'
+import { parseRetryDelays } from '../features/webhooks/retries.ts'
+import { secretsKeyFromText } from '../features/webhooks/sealing.ts'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -42,6 +45,13 @@ interface Env {
   RESPONSE_CACHE_MB: number
   EVENT_RETENTION_DAYS: number
   EVENT_WAIT_MAX_READERS: number
+  WEBHOOK_ALLOWED_NETWORKS: string
+  WEBHOOK_RETRY_DELAYS: string
+  WEBHOOK_TIMEOUT_MS: number
+  WEBHOOK_CONCURRENCY: number
+  WEBHOOK_ENDPOINT_CONCURRENCY: number
+  WEBHOOK_SECRETS_KEY: string
+  WEBHOOK_SECRETS_KEY_FILE: string
 }
 
 const schema: JSONSchemaType<Env> = {
@@ -82,7 +92,16 @@ const schema: JSONSchemaType<Env> = {
     METRICS_PORT: { type: 'integer', minimum: 0, maximum: 65535, nullable: true },
     RESPONSE_CACHE_MB: { type: 'number', minimum: 0, maximum: 4096, default: DEFAULTS.responseCacheBytes / 2 ** 20 },
     EVENT_RETENTION_DAYS: { type: 'integer', minimum: 1, maximum: 3650, default: DEFAULTS.events.retentionDays },
-    EVENT_WAIT_MAX_READERS: { type: 'integer', minimum: 0, maximum: 100_000, default: DEFAULTS.events.maxWaiting }
+    EVENT_WAIT_MAX_READERS: { type: 'integer', minimum: 0, maximum: 100_000, default: DEFAULTS.events.maxWaiting },
+    WEBHOOK_ALLOWED_NETWORKS: { type: 'string', default: '' },
+    WEBHOOK_RETRY_DELAYS: { type: 'string', default: DEFAULTS.webhooks.retryDelays },
+    // At most 30 s, so that a claim outlives its attempt and still passes to another
+    // instance within a minute of a crash (src/features/webhooks/dispatcher.ts).
+    WEBHOOK_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 30_000, default: DEFAULTS.webhooks.timeoutMs },
+    WEBHOOK_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 10_000, default: DEFAULTS.webhooks.concurrency },
+    WEBHOOK_ENDPOINT_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 1000, default: DEFAULTS.webhooks.endpointConcurrency },
+    WEBHOOK_SECRETS_KEY: { type: 'string', default: '' },
+    WEBHOOK_SECRETS_KEY_FILE: { type: 'string', default: '' }
   }
 }
 
@@ -107,6 +126,7 @@ export interface Config {
   responseCacheBytes: number
   /** How long events are kept, and how many feed readers may wait at once. */
   events: { retentionDays: number, maxWaiting: number }
+  webhooks: WebhookSettings
   apiKeys: string[]
   log: { level: Env['LOG_LEVEL'], format: Env['LOG_FORMAT'] }
   bodyLimit: number
@@ -128,6 +148,30 @@ export interface Config {
   metricsHost: string
   /** Not from the environment: how long the metrics listener keeps an idle connection. */
   metricsKeepAliveMs: number
+}
+
+export interface WebhookSettings {
+  /** Networks webhooks may reach besides public addresses (plain http allowed there). */
+  allowedNetworks: Network[]
+  /** The waits before each retry, in milliseconds. */
+  retryDelaysMs: number[]
+  timeoutMs: number
+  /** Attempts under way at once, in all and per endpoint. */
+  concurrency: number
+  endpointConcurrency: number
+  /** The key that seals webhook secrets, as text; undefined: the key file. */
+  secretsKey: string | undefined
+  /** Where the key is kept without WEBHOOK_SECRETS_KEY; undefined: beside the database. */
+  secretsKeyFile: string | undefined
+}
+
+/** A value a function parses, or the start stops naming the variable. */
+function parsedAs<T> (name: string, parse: (text: string) => T, text: string): T {
+  try {
+    return parse(text)
+  } catch (error) {
+    throw new Error(`${name}: ${(error as Error).message}`)
+  }
 }
 
 // Shorter keys are guessable; the service's own keys are 47 characters.
@@ -162,6 +206,8 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
   if (apiKeys.some((key) => key.length < MIN_KEY_LENGTH || /\s/.test(key))) {
     throw new Error(`PETSTORE_API_KEYS: each key must be at least ${MIN_KEY_LENGTH} characters without spaces`)
   }
+  // Checked here, so that a bad key stops the start as the other variables do.
+  if (parsed.WEBHOOK_SECRETS_KEY !== '') secretsKeyFromText(parsed.WEBHOOK_SECRETS_KEY, 'WEBHOOK_SECRETS_KEY')
   if (parsed.HEADERS_TIMEOUT_MS > parsed.REQUEST_TIMEOUT_MS) {
     throw new Error('HEADERS_TIMEOUT_MS must not be larger than REQUEST_TIMEOUT_MS')
   }
@@ -205,6 +251,15 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     metricsHost: parsed.METRICS_HOST,
     metricsKeepAliveMs: DEFAULTS.metricsKeepAliveMs,
     responseCacheBytes: Math.round(parsed.RESPONSE_CACHE_MB * 2 ** 20),
-    events: { retentionDays: parsed.EVENT_RETENTION_DAYS, maxWaiting: parsed.EVENT_WAIT_MAX_READERS }
+    events: { retentionDays: parsed.EVENT_RETENTION_DAYS, maxWaiting: parsed.EVENT_WAIT_MAX_READERS },
+    webhooks: {
+      allowedNetworks: parsedAs('WEBHOOK_ALLOWED_NETWORKS', parseNetworks, parsed.WEBHOOK_ALLOWED_NETWORKS),
+      retryDelaysMs: parsedAs('WEBHOOK_RETRY_DELAYS', parseRetryDelays, parsed.WEBHOOK_RETRY_DELAYS),
+      timeoutMs: parsed.WEBHOOK_TIMEOUT_MS,
+      concurrency: parsed.WEBHOOK_CONCURRENCY,
+      endpointConcurrency: parsed.WEBHOOK_ENDPOINT_CONCURRENCY,
+      secretsKey: parsed.WEBHOOK_SECRETS_KEY === '' ? undefined : parsed.WEBHOOK_SECRETS_KEY,
+      secretsKeyFile: parsed.WEBHOOK_SECRETS_KEY_FILE === '' ? undefined : parsed.WEBHOOK_SECRETS_KEY_FILE
+    }
   }
 }

@@ -66,5 +66,24 @@ export const DEFAULTS = {
    * the least time between two numbering passes under a flow of writes (PostgreSQL: how much
    * later an event may join the feed, to share a pass with the others of those milliseconds).
    */
-  events: { retentionDays: 30, retentionIntervalMs: 60 * 60 * 1000, maxWaiting: 1000, pollIntervalMs: 1000, passGapMs: 10 }
+  events: { retentionDays: 30, retentionIntervalMs: 60 * 60 * 1000, maxWaiting: 1000, pollIntervalMs: 1000, passGapMs: 10 },
+  /**
+   * Webhooks: the waits before each retry (10 attempts over about three days), how long an
+   * attempt may take, how many attempts are under way at once in all and per endpoint (so a
+   * slow endpoint holds only its own share); how long a claim on a delivery lasts beyond
+   * the attempt's timeout (then another instance may take it over); the least time between
+   * two claims of due deliveries in a row, under a flow of writes; how long an endpoint
+   * may fail every delivery before it is disabled; how often due deliveries are looked for
+   * besides after writes.
+   */
+  webhooks: {
+    retryDelays: '5s,5m,30m,2h,5h,10h,14h,20h,24h',
+    timeoutMs: 15_000,
+    concurrency: 64,
+    endpointConcurrency: 8,
+    leaseMarginMs: 15_000,
+    claimGapMs: 10,
+    disableAfterMs: 5 * 24 * 60 * 60 * 1000,
+    pollIntervalMs: 1000
+  }
 } as const

@@ -9,7 +9,9 @@
  *   type's own name: that schema is what every event of the type is serialized with
  *   (`envelopeSerializers`), so a field it lacked would be dropped and one the service never sends
  *   would be promised;
- * - `EventType`, the schema of the feed's `type` filter, lists exactly the declared types.
+ * - `EventType`, the schema of the feed's `type` filter, lists exactly the declared types;
+ *   `WebhookEventSelection`, what a webhook endpoint subscribes to, lists them too, with
+ *   `<resource>.*` for each resource among them and `*`.
  */
 import fastJsonStringify from 'fast-json-stringify'
 import type { ApiDocument, JsonObject } from './document.ts'
@@ -60,14 +62,29 @@ export function eventProblems (document: ApiDocument, emitted: EmittedEvents): s
     const typeField = (schema.properties as JsonObject | undefined)?.type as JsonObject | undefined
     if (typeField !== undefined && typeField.const !== type) problems.push(`${where}: the envelope's type must be const: ${type}`)
   }
-  const eventType = ((document.document.components as JsonObject | undefined)?.schemas as JsonObject | undefined)?.EventType as JsonObject | undefined
-  if (eventType !== undefined) {
-    const listed = (eventType.enum ?? []) as string[]
-    if (listed.length !== declared.length || listed.some((type) => !declared.includes(type))) {
-      problems.push(`components.schemas.EventType: its enum (${listed.join(', ')}) must list exactly the types under webhooks (${declared.join(', ')})`)
+  const schemas = (document.document.components as JsonObject | undefined)?.schemas as JsonObject | undefined
+  const enumProblem = (name: string, expected: readonly string[], what: string) => {
+    const schema = schemas?.[name] as JsonObject | undefined
+    if (schema === undefined) return
+    const listed = (schema.enum ?? []) as string[]
+    if (listed.length !== expected.length || listed.some((value) => !expected.includes(value))) {
+      problems.push(`components.schemas.${name}: its enum (${listed.join(', ')}) must list exactly ${what} (${expected.join(', ')})`)
     }
   }
+  enumProblem('EventType', declared, 'the types under webhooks')
+  enumProblem('WebhookEventSelection', eventSelections(declared), 'the types under webhooks, <resource>.* for each of their resources, and *')
   return problems
+}
+
+/** What an endpoint may select among `types`: each type, every type of a resource (`pet.*`), every type (`*`). */
+export function eventSelections (types: readonly string[]): string[] {
+  const prefixes = new Set(types.filter((type) => type.includes('.')).map((type) => `${type.slice(0, type.indexOf('.'))}.*`))
+  return [...types, ...prefixes, '*']
+}
+
+/** Whether an event of `type` is among `selections` (see `eventSelections`). */
+export function selects (selections: readonly string[], type: string): boolean {
+  return selections.some((selection) => selection === type || selection === '*' || (selection.endsWith('.*') && type.startsWith(selection.slice(0, -1))))
 }
 
 /** An event as it is serialized: the envelope's fields, `previous` where the type carries it. */

@@ -6,9 +6,11 @@ import type { Handlers } from '../contract/handler-types.ts'
 import { eventHandlers } from './events/handlers.ts'
 import { orderHandlers } from './orders/handlers.ts'
 import { petHandlers } from './pets/handlers.ts'
+import { webhookHandlers } from './webhooks/handlers.ts'
 
 export const handlers: Handlers = {
   ...petHandlers,
   ...orderHandlers,
-  ...eventHandlers
+  ...eventHandlers,
+  ...webhookHandlers
 }

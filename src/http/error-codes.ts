@@ -11,6 +11,7 @@ const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   invalid_request: 400,
   invalid_json: 400,
   unsupported_media_type: 400,
+  invalid_webhook_url: 400,
   unauthorized: 401,
   insufficient_scope: 403,
   not_found: 404,

@@ -1,6 +1,7 @@
 import t from 'tap'
 import { loadConfig } from '../../src/config/config.ts'
 import { DEFAULTS } from '../../src/config/defaults.ts'
+import { parseNetworks } from '../../src/features/webhooks/addresses.ts'
 import { AUTH, build } from '../helpers/app.ts'
 
 t.test('defaults', async (t) => {
@@ -31,6 +32,15 @@ t.test('defaults', async (t) => {
     pressure: { maxEventLoopDelayMs: 200, maxEventLoopUtilization: 0, maxHeapUsedBytes: 0 },
     responseCacheBytes: 4 * 1024 * 1024,
     events: { retentionDays: 30, maxWaiting: 1000 },
+    webhooks: {
+      allowedNetworks: [],
+      retryDelaysMs: [5000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000],
+      timeoutMs: 15_000,
+      concurrency: 64,
+      endpointConcurrency: 8,
+      secretsKey: undefined,
+      secretsKeyFile: undefined
+    },
     metricsHost: '127.0.0.1',
     metricsKeepAliveMs: 5000
   })
@@ -86,7 +96,14 @@ t.test('values from the environment', async (t) => {
     SQLITE_LOCK_TIMEOUT_MS: '250',
     RESPONSE_TIMEOUT_MS: '5000',
     REDIS_COMMAND_TIMEOUT_MS: '100',
-    METRICS_HOST: '10.0.0.5'
+    METRICS_HOST: '10.0.0.5',
+    WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8, ::1/128',
+    WEBHOOK_RETRY_DELAYS: '500ms, 1s,2m,3h,1d',
+    WEBHOOK_TIMEOUT_MS: '2500',
+    WEBHOOK_CONCURRENCY: '16',
+    WEBHOOK_ENDPOINT_CONCURRENCY: '2',
+    WEBHOOK_SECRETS_KEY: 'dGVzdC1vbmx5LXdlYmhvb2stc2VjcmV0cy1rZXktMDA=',
+    WEBHOOK_SECRETS_KEY_FILE: '/run/secrets/petstore-webhooks.key'
   })
   t.same(config, {
     port: 8080,
@@ -115,6 +132,15 @@ t.test('values from the environment', async (t) => {
     pressure: { maxEventLoopDelayMs: 0, maxEventLoopUtilization: 0.95, maxHeapUsedBytes: 1_000_000_000 },
     responseCacheBytes: 512 * 1024,
     events: { retentionDays: 7, maxWaiting: 50 },
+    webhooks: {
+      allowedNetworks: parseNetworks('127.0.0.0/8,::1/128'),
+      retryDelaysMs: [500, 1000, 120_000, 10_800_000, 86_400_000],
+      timeoutMs: 2500,
+      concurrency: 16,
+      endpointConcurrency: 2,
+      secretsKey: 'dGVzdC1vbmx5LXdlYmhvb2stc2VjcmV0cy1rZXktMDA=',
+      secretsKeyFile: '/run/secrets/petstore-webhooks.key'
+    },
     metricsHost: '10.0.0.5',
     metricsKeepAliveMs: 5000
   })
@@ -133,6 +159,11 @@ t.test('a bad value stops the start with a message naming the variable', async (
     [{ METRICS_PORT: 'yes' }, /METRICS_PORT must be integer/],
     [{ EVENT_RETENTION_DAYS: '0' }, /EVENT_RETENTION_DAYS must be >= 1/],
     [{ EVENT_WAIT_MAX_READERS: 'many' }, /EVENT_WAIT_MAX_READERS must be integer/],
+    [{ WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1' }, /^WEBHOOK_ALLOWED_NETWORKS: not a network in CIDR notation \(such as 127.0.0.0\/8 or ::1\/128\): 127.0.0.1$/],
+    [{ WEBHOOK_RETRY_DELAYS: '5s,soon' }, /^WEBHOOK_RETRY_DELAYS: not a duration .*: soon$/],
+    [{ WEBHOOK_TIMEOUT_MS: '60000' }, /WEBHOOK_TIMEOUT_MS must be <= 30000/],
+    [{ WEBHOOK_CONCURRENCY: '0' }, /WEBHOOK_CONCURRENCY must be >= 1/],
+    [{ WEBHOOK_SECRETS_KEY: 'hunter2' }, /^WEBHOOK_SECRETS_KEY must be 32 random bytes in base64 \(openssl rand -base64 32\)$/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be equal to one of the allowed values/],
     [{ BODY_LIMIT: '0' }, /BODY_LIMIT must be >= 1/],
     [{ SQLITE_SYNCHRONOUS: 'OFF' }, /SQLITE_SYNCHRONOUS must be equal to one of the allowed values/],

@@ -79,10 +79,18 @@ t.test('each declaration the service cannot honour is named, and stops the start
       (d) => { d.paths['/pets'].post.callbacks = { adopted: {} } },
       'createPet: callbacks are not made by the service'],
     ['an event type the service emits that the document does not declare',
-      (d) => { delete d.webhooks['order.cancelled']; d.components.schemas.EventType.enum.pop() },
+      (d) => {
+        delete d.webhooks['order.cancelled']
+        d.components.schemas.EventType.enum.pop()
+        d.components.schemas.WebhookEventSelection.enum.splice(d.components.schemas.WebhookEventSelection.enum.indexOf('order.cancelled'), 1)
+      },
       'webhooks: the service emits order.cancelled events, which the document does not declare'],
     ['an event type the service never emits',
-      (d) => { d.webhooks['pet.zzfixtureonly'] = d.webhooks['pet.created']; d.components.schemas.EventType.enum.push('pet.zzfixtureonly') },
+      (d) => {
+        d.webhooks['pet.zzfixtureonly'] = d.webhooks['pet.created']
+        d.components.schemas.EventType.enum.push('pet.zzfixtureonly')
+        d.components.schemas.WebhookEventSelection.enum.push('pet.zzfixtureonly')
+      },
       'webhooks.pet.zzfixtureonly: the service never emits this event type'],
     ['an envelope without a field every event carries',
       (d) => { delete d.components.schemas.PetCreatedEvent.properties.timestamp },
@@ -99,6 +107,9 @@ t.test('each declaration the service cannot honour is named, and stops the start
     ['a type filter that lists other types than the webhooks',
       (d) => { d.components.schemas.EventType.enum.push('pet.zzfixtureonly') },
       'components.schemas.EventType: its enum (pet.created, pet.updated, order.placed, order.updated, order.cancelled, pet.zzfixtureonly) must list exactly the types under webhooks (pet.created, pet.updated, order.placed, order.updated, order.cancelled)'],
+    ['a webhook endpoint may select a type the document does not declare',
+      (d) => { d.components.schemas.WebhookEventSelection.enum.push('user.*') },
+      'components.schemas.WebhookEventSelection: its enum (pet.created, pet.updated, order.placed, order.updated, order.cancelled, pet.*, order.*, *, user.*) must list exactly the types under webhooks, <resource>.* for each of their resources, and * (pet.created, pet.updated, order.placed, order.updated, order.cancelled, pet.*, order.*, *)'],
     ['a scope no scheme lists',
       (d) => { d.paths['/pets'].post.security = [{ bearerAuth: ['pets:wirte'] }] },
       'createPet: its security names the scope "pets:wirte", which no bearer scheme\'s x-scopes lists'],

@@ -7,6 +7,7 @@ import { execFile, spawnSync } from 'node:child_process'
 import t from 'tap'
 import { apiDocument } from '../../src/contract/document.ts'
 import { startServer } from '../helpers/process.ts'
+import { startReceiver } from '../helpers/receiver.ts'
 
 const KEY = 'curl-example-test-key-not-a-secret'
 const script = new URL('../../examples/curl.sh', import.meta.url).pathname
@@ -35,10 +36,11 @@ function requestLine ({ method, path }: { method: string, path: string }): RegEx
 }
 
 t.test('examples/curl.sh against a started server', { skip: skipReason() }, async (t) => {
-  const server = await startServer(t, { PETSTORE_API_KEYS: KEY, LOG_LEVEL: 'warn' })
+  const server = await startServer(t, { PETSTORE_API_KEYS: KEY, LOG_LEVEL: 'warn', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' })
+  const receiver = await startReceiver(t)
 
   t.test('it calls every operation and shows the common errors', async (t) => {
-    const run = await runScript({ PETSTORE_URL: server.base, PETSTORE_API_KEY: KEY })
+    const run = await runScript({ PETSTORE_URL: server.base, PETSTORE_API_KEY: KEY, WEBHOOK_URL: receiver.url })
     t.equal(run.stderr, '')
     t.equal(run.code, 0, 'every call answered with the status the script expects')
     t.match(run.stdout, /\nAll calls answered as expected\.\n$/)
@@ -52,6 +54,7 @@ t.test('examples/curl.sh against a started server', { skip: skipReason() }, asyn
     t.match(run.stdout, '{"code":"invalid_request","message":"body must NOT have additional property \'categoryID\'","status":400}')
     t.match(run.stdout, '{"code":"precondition_failed","message":"Pet 1 was not changed: its current ETag is not one If-Match names","status":412}')
     t.match(run.stdout, '{"code":"conflict","message":"Order 2 is complete (shipped) and can no longer be cancelled","status":409}')
+    t.match(run.stdout, /"code":"invalid_webhook_url"/)
   })
 
   t.test('it stops at the first answer it did not expect', async (t) => {

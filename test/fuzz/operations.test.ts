@@ -21,7 +21,9 @@ const operationIds = [...apiDocument.operations.keys()]
  * Any other 400 for such a request is a failure.
  */
 const BEYOND_THE_SCHEMAS: Record<string, RegExp> = {
-  placeOrder: /^body\/petId must name an existing pet/
+  placeOrder: /^body\/petId must name an existing pet/,
+  createWebhookEndpoint: /^body\/url is not a URL webhooks can go to: /,
+  updateWebhookEndpoint: /^body\/url is not a URL webhooks can go to: /
 }
 const takesCursor = (operationId: string) => apiDocument.parameters(operationId).some((p) => p.in === 'query' && p.name === 'cursor')
 const beyondTheSchemas = (operationId: string, message: string) =>

@@ -13,6 +13,8 @@ import { createPostgresDatabase, POSTGRES_ADMIN_URL } from './services.ts'
 export const TEST_KEY = 'test-key-not-a-real-secret-0000'
 export const AUTH = { authorization: `Bearer ${TEST_KEY}` } as const
 export const JSON_HEADERS = { ...AUTH, 'content-type': 'application/json' } as const
+/** A clearly fake key for sealing webhook secrets: the 32 bytes of `test-only-webhook-secrets-key-00`. */
+export const TEST_SECRETS_KEY = Buffer.from('test-only-webhook-secrets-key-00').toString('base64')
 
 export const TEST_DATABASE = process.env.PETSTORE_TEST_DATABASE === 'postgres' ? 'postgres' : 'sqlite'
 
@@ -30,7 +32,9 @@ export async function build (t: Test, options: Partial<AppOptions> = {}) {
   // Overload shedding off unless a test asks for it: the test files running beside it on a
   // small machine lag the event loop, and its 503s would blur what a test looks at.
   const pressure = { maxEventLoopDelayMs: 0, ...options.pressure }
-  const app = await buildApp({ apiKeys: [TEST_KEY], ...options, database, pressure })
+  // A key given, so that no test leaves a key file in the working directory (PostgreSQL's default place).
+  const webhooks = { secretsKey: TEST_SECRETS_KEY, ...options.webhooks }
+  const app = await buildApp({ apiKeys: [TEST_KEY], ...options, database, pressure, webhooks })
   t.teardown(() => app.close())
   return app
 }

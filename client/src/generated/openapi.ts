@@ -195,6 +195,149 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description The webhook endpoints, oldest first, paged like every list. Never with their secrets.
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Add a webhook endpoint
+         * @description Subscribes a URL to events: from now on, every event of a type it selects is `POST`ed
+         *     to it, signed as Standard Webhooks (standardwebhooks.com) defines, retried until it
+         *     answers `2xx` (see Webhooks). `events` lists event types, `pet.*` or `order.*` (every
+         *     type of that resource) or `*` (every type); a type this document does not declare is
+         *     `400 invalid_request`.
+         *
+         *     The URL must be `https` and its host must resolve only to public addresses: a
+         *     loopback, private, link-local, shared (CGNAT), multicast, reserved or cloud metadata
+         *     address, a scheme other than `https`, or anything that is no URL is
+         *     `400 invalid_webhook_url`, saying why. The operator may allow chosen networks
+         *     (`WEBHOOK_ALLOWED_NETWORKS`), where plain `http` is allowed too.
+         *
+         *     The answer holds the endpoint's signing **secret**, which is shown here and on
+         *     rotation only: keep it.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpointId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description Returns one endpoint, without its secret.
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook endpoint
+         * @description Removes an endpoint and its deliveries log: nothing more is sent to it, pending
+         *     deliveries included (an attempt already under way ends as it will). Removing it
+         *     again is `404`.
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a webhook endpoint
+         * @description Edits an endpoint with a JSON merge patch (RFC 7396) of `url`, `events`,
+         *     `description` (`null` removes it) and `enabled`; `{}` changes nothing. A new `url`
+         *     is checked as when the endpoint is added (`400 invalid_webhook_url`). Disabling an
+         *     endpoint ends its pending deliveries (failed, `endpoint_disabled`); enabling it again
+         *     sends only the events that commit from then on (`recover` sends what it missed).
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpointId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook endpoint's secret
+         * @description Gives the endpoint a new secret, shown in this answer only. For `graceSeconds`
+         *     (0 to 604800, default 86400) the previous secret stays live: each delivery then
+         *     carries two signatures, one per secret, so a receiver can switch at its own pace. A
+         *     rotation during the grace of another ends that older secret at once.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpointId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an endpoint's delivery attempts
+         * @description The deliveries log of an endpoint: every attempt, **newest first**, paged like every
+         *     list. An attempt still to come is `pending`, with `nextAttemptAt`; a failed one says
+         *     why (`error`: `timeout`, `connection_refused`, `address_not_allowed`, `redirect`,
+         *     `http_status` with the `responseStatus`, ...) and, when another attempt follows,
+         *     when. Kept as long as their events.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{endpointId}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an endpoint what it missed
+         * @description Delivers again every event since `since` that this endpoint selects and did not
+         *     receive: deliveries that failed (every retry spent, or ended when the endpoint was
+         *     disabled) and events that committed while it was disabled. Events it received, ones
+         *     already pending, and ones that committed before the endpoint existed are not sent.
+         *     The endpoint must be enabled (`409 conflict` otherwise). Answers how many
+         *     deliveries were scheduled; they follow the retry schedule from its start.
+         */
+        post: operations["recoverWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "pet.created": {
@@ -637,16 +780,179 @@ export interface components {
         /** @description A page of the feed, in ascending `sequence` order. */
         Events: components["schemas"]["Event"][];
         /**
+         * Format: int64
+         * @description Identifier of a webhook endpoint.
+         */
+        WebhookEndpointId: number | bigint;
+        /**
+         * @description Where deliveries are `POST`ed: an `https` URL whose host resolves only to public
+         *     addresses (see `createWebhookEndpoint`), at most 2048 characters.
+         */
+        WebhookUrl: string;
+        /**
+         * @description The events an endpoint receives: one event type (see `EventType`), every type of
+         *     one resource (`pet.*`, `order.*`), or every type (`*`).
+         * @enum {string}
+         */
+        WebhookEventSelection: "pet.created" | "pet.updated" | "order.placed" | "order.updated" | "order.cancelled" | "pet.*" | "order.*" | "*";
+        /** @description The event selections, at least one, each once. */
+        WebhookEventSelections: components["schemas"]["WebhookEventSelection"][];
+        /** @description What the endpoint is for, for the people who read the list (at most 500 characters). */
+        WebhookDescription: string;
+        /**
+         * Format: password
+         * @description A signing secret: `whsec_` and the base64 of 32 random bytes. The signature key is
+         *     those bytes (Standard Webhooks).
+         */
+        WebhookSecretValue: string;
+        /** @description An endpoint to add. Unknown fields are refused. */
+        NewWebhookEndpoint: {
+            url: components["schemas"]["WebhookUrl"];
+            events: components["schemas"]["WebhookEventSelections"];
+            description?: components["schemas"]["WebhookDescription"];
+        };
+        /**
+         * @description A webhook endpoint, without its secret. `description` is absent when it has none.
+         *     `enabled` turns false when the endpoint is disabled: by an edit, by a `410 Gone`
+         *     from it, or after every delivery to it failed for 5 days.
+         */
+        WebhookEndpoint: {
+            id: components["schemas"]["WebhookEndpointId"];
+            url: components["schemas"]["WebhookUrl"];
+            events: components["schemas"]["WebhookEventSelections"];
+            description?: components["schemas"]["WebhookDescription"];
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @description When the endpoint was added (RFC 3339, UTC).
+             */
+            createdAt: string;
+        };
+        /** @description The endpoint just added, with its secret, which no other answer shows. */
+        CreatedWebhookEndpoint: {
+            id: components["schemas"]["WebhookEndpointId"];
+            url: components["schemas"]["WebhookUrl"];
+            events: components["schemas"]["WebhookEventSelections"];
+            description?: components["schemas"]["WebhookDescription"];
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @description When the endpoint was added (RFC 3339, UTC).
+             */
+            createdAt: string;
+            secret: components["schemas"]["WebhookSecretValue"];
+        };
+        /** @description A page of endpoints, in ascending `id` order. */
+        WebhookEndpoints: components["schemas"]["WebhookEndpoint"][];
+        /**
+         * @description A JSON merge patch of an endpoint: the fields given replace the endpoint's;
+         *     `"description": null` removes the description. Unknown fields are refused; `{}`
+         *     changes nothing.
+         */
+        WebhookEndpointPatch: {
+            url?: components["schemas"]["WebhookUrl"];
+            events?: components["schemas"]["WebhookEventSelections"];
+            /** @description The new description, or null to remove it (at most 500 characters). */
+            description?: string | null;
+            enabled?: boolean;
+        };
+        /** @description How long the previous secret stays live. Unknown fields are refused. */
+        WebhookSecretRotation: {
+            /**
+             * @description Seconds the previous secret still signs deliveries, from 0 to 604800 (7 days).
+             * @default 86400
+             */
+            graceSeconds: number;
+        };
+        /**
+         * @description The endpoint's new secret, shown in this answer only, and until when the previous
+         *     one still signs (absent when the grace is 0).
+         */
+        WebhookSecret: {
+            secret: components["schemas"]["WebhookSecretValue"];
+            /**
+             * Format: date-time
+             * @description When the previous secret stops signing deliveries (RFC 3339, UTC).
+             */
+            previousSecretExpiresAt?: string;
+        };
+        /**
+         * @description `succeeded`: the endpoint answered `2xx` in time. `failed`: it did not (see
+         *     `error`). `pending`: the attempt is still to come (at `nextAttemptAt`) or under way.
+         * @enum {string}
+         */
+        WebhookDeliveryOutcome: "succeeded" | "failed" | "pending";
+        /**
+         * @description Why an attempt failed: `timeout` (no answer within the timeout), `connection_refused`,
+         *     `connection_reset`, `dns` (the host did not resolve), `tls`, `network` (another
+         *     connection failure), `address_not_allowed` (the host resolved to an address
+         *     webhooks may not go to: nothing was sent), `redirect` (a `3xx`, never followed),
+         *     `http_status` (another status than `2xx`; see `responseStatus`), or
+         *     `endpoint_disabled` (the endpoint was disabled before the attempt).
+         * @enum {string}
+         */
+        WebhookDeliveryError: "timeout" | "connection_refused" | "connection_reset" | "dns" | "tls" | "network" | "address_not_allowed" | "redirect" | "http_status" | "endpoint_disabled";
+        /**
+         * @description One attempt to deliver one event to the endpoint. The same event keeps its
+         *     `eventId` (the `webhook-id` header) on every attempt. Fields without a value are
+         *     absent: `attemptedAt`, `durationMs` and `responseStatus` until an attempt is made
+         *     and answered, `error` unless it failed, `nextAttemptAt` unless another attempt
+         *     is due.
+         */
+        WebhookDelivery: {
+            /**
+             * Format: int64
+             * @description Identifier of the attempt.
+             */
+            id: number | bigint;
+            eventId: components["schemas"]["EventId"];
+            /** @description Which attempt this is for the event, from 1. */
+            attempt: number;
+            outcome: components["schemas"]["WebhookDeliveryOutcome"];
+            /** @description The HTTP status the endpoint answered. */
+            responseStatus?: number;
+            error?: components["schemas"]["WebhookDeliveryError"];
+            /** @description How long the attempt took, in milliseconds. */
+            durationMs?: number;
+            /**
+             * Format: date-time
+             * @description When the attempt was made (RFC 3339, UTC).
+             */
+            attemptedAt?: string;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due (RFC 3339, UTC).
+             */
+            nextAttemptAt?: string;
+        };
+        /** @description A page of the deliveries log, newest first. */
+        WebhookDeliveries: components["schemas"]["WebhookDelivery"][];
+        /** @description From when to deliver again what the endpoint missed. */
+        WebhookRecovery: {
+            /**
+             * Format: date-time
+             * @description Events that committed at or after this instant (RFC 3339).
+             */
+            since: string;
+        };
+        /** @description How many deliveries `recover` scheduled. */
+        WebhookRecoveryScheduled: {
+            scheduled: number;
+        };
+        /**
          * @description Machine-readable error code:
          *     - `invalid_request` (400): a parameter or body field failed validation.
          *     - `invalid_json` (400): the body is not parseable JSON.
          *     - `unsupported_media_type` (400): a body sent without `Content-Type: application/json`.
          *     - `unauthorized` (401): the API key is missing, invalid, expired, or not in the `Bearer` form.
          *     - `insufficient_scope` (403): the API key is valid but lacks the operation's scope.
-         *     - `not_found` (404): no such pet, order or event, or no such route.
+         *     - `not_found` (404): no such pet, order, event or webhook endpoint, or no such route.
          *     - `method_not_allowed` (405): the path exists but not with this method (see `Allow`).
+         *     - `invalid_webhook_url` (400): a webhook endpoint's URL is one the service will not
+         *       call (not `https`, or an address that is not public); the message says why.
          *     - `conflict` (409): the request conflicts with the resource's state (cancelling a
-         *       complete order, changing the status of a pet an open order holds).
+         *       complete order, changing the status of a pet an open order holds, recovering a
+         *       disabled webhook endpoint).
          *     - `idempotency_key_in_use` (409): the first request with this `Idempotency-Key` is
          *       still running.
          *     - `request_timeout` (408): the request was not received in time; the connection is closed.
@@ -664,7 +970,7 @@ export interface components {
          *       now (locked, full, unreachable or too slow); retry after `Retry-After` seconds.
          * @enum {string}
          */
-        ErrorCode: "invalid_request" | "invalid_json" | "unsupported_media_type" | "unauthorized" | "insufficient_scope" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_key_in_use" | "request_timeout" | "gone" | "precondition_failed" | "payload_too_large" | "idempotency_key_reused" | "rate_limited" | "headers_too_large" | "internal_error" | "unavailable";
+        ErrorCode: "invalid_request" | "invalid_json" | "unsupported_media_type" | "invalid_webhook_url" | "unauthorized" | "insufficient_scope" | "not_found" | "method_not_allowed" | "conflict" | "idempotency_key_in_use" | "request_timeout" | "gone" | "precondition_failed" | "payload_too_large" | "idempotency_key_reused" | "rate_limited" | "headers_too_large" | "internal_error" | "unavailable";
         /** @description The body of every error response. */
         Error: {
             code: components["schemas"]["ErrorCode"];
@@ -689,6 +995,27 @@ export interface components {
                  * @example {
                  *       "code": "invalid_request",
                  *       "message": "body must have required property 'categoryId'",
+                 *       "status": 400
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description A parameter or body field failed validation (`invalid_request`, the message names
+         *     it; an event type this document does not declare is one), the body is not JSON
+         *     (`invalid_json`) or not sent as JSON (`unsupported_media_type`), or the URL is one
+         *     the service will not call (`invalid_webhook_url`, the message says why).
+         */
+        WebhookBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "invalid_webhook_url",
+                 *       "message": "body/url: 10.0.0.7 is a private address; webhooks go to public addresses only",
                  *       "status": 400
                  *     }
                  */
@@ -794,8 +1121,8 @@ export interface components {
         };
         /**
          * @description The request conflicts with the state of the resource: cancelling or un-completing a
-         *     complete order, ordering a pet that is not `available`, or changing the status of a
-         *     pet an open order holds.
+         *     complete order, ordering a pet that is not `available`, changing the status of a
+         *     pet an open order holds, or recovering a disabled webhook endpoint.
          */
         Conflict: {
             headers: {
@@ -956,6 +1283,8 @@ export interface components {
          *     default, answers at once.
          */
         Wait: number;
+        /** @description Identifier of the webhook endpoint. */
+        WebhookEndpointId: components["schemas"]["WebhookEndpointId"];
         /** @description Identifier of the event. */
         EventId: components["schemas"]["EventId"];
     };
@@ -1554,6 +1883,413 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items returned, from 1 to 100, in decimal digits. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque position of the next page, taken from the `Link` header of the
+                 *     previous page. A malformed cursor answers `400 invalid_request`.
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: {
+                /**
+                 * @description The `ETag` of an answer the client already holds (or a list of them, or `*`). When
+                 *     the answer would be the same, it is `304 Not Modified` with no body.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of endpoints. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["NextLink"];
+                    "API-Stability": components["headers"]["ApiStability"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoints"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe: 1 to 255 visible ASCII characters, unique per
+                 *     request you mean to make once. See Safe retries.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/petstore/webhooks",
+                 *       "events": [
+                 *         "pet.created",
+                 *         "order.*"
+                 *       ],
+                 *       "description": "Stock sync"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewWebhookEndpoint"];
+            };
+        };
+        responses: {
+            /** @description The endpoint was added; its secret is in this answer only. */
+            201: {
+                headers: {
+                    "API-Stability": components["headers"]["ApiStability"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["WebhookBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer the client already holds (or a list of them, or `*`). When
+                 *     the answer would be the same, it is `304 Not Modified` with no body.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description Identifier of the webhook endpoint. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "API-Stability": components["headers"]["ApiStability"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the webhook endpoint. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint was removed. */
+            204: {
+                headers: {
+                    "API-Stability": components["headers"]["ApiStability"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the webhook endpoint. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": false
+                 *     }
+                 */
+                "application/merge-patch+json": components["schemas"]["WebhookEndpointPatch"];
+                /**
+                 * @example {
+                 *       "events": [
+                 *         "*"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointPatch"];
+            };
+        };
+        responses: {
+            /** @description The endpoint as it is now. */
+            200: {
+                headers: {
+                    "API-Stability": components["headers"]["ApiStability"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["WebhookBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe: 1 to 255 visible ASCII characters, unique per
+                 *     request you mean to make once. See Safe retries.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Identifier of the webhook endpoint. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "graceSeconds": 3600
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookSecretRotation"];
+            };
+        };
+        responses: {
+            /** @description The new secret. */
+            200: {
+                headers: {
+                    "API-Stability": components["headers"]["ApiStability"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items returned, from 1 to 100, in decimal digits. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque position of the next page, taken from the `Link` header of the
+                 *     previous page. A malformed cursor answers `400 invalid_request`.
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: {
+                /**
+                 * @description The `ETag` of an answer the client already holds (or a list of them, or `*`). When
+                 *     the answer would be the same, it is `304 Not Modified` with no body.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description Identifier of the webhook endpoint. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attempts. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["NextLink"];
+                    "API-Stability": components["headers"]["ApiStability"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveries"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    recoverWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe: 1 to 255 visible ASCII characters, unique per
+                 *     request you mean to make once. See Safe retries.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description Identifier of the webhook endpoint. */
+                endpointId: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "2026-11-20T00:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookRecovery"];
+            };
+        };
+        responses: {
+            /** @description The deliveries are scheduled. */
+            202: {
+                headers: {
+                    "API-Stability": components["headers"]["ApiStability"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRecoveryScheduled"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /**
+             * @description The endpoint is disabled (`conflict`): enable it first. Or a request with this
+             *     `Idempotency-Key` is still running (`idempotency_key_in_use`).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "conflict",
+                     *       "message": "Webhook endpoint 3 is disabled; enable it before recovering what it missed",
+                     *       "status": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -50,7 +50,41 @@ export const OPERATIONS = {
      */
     listEvents: { method: "GET", path: "/events", pathParameters: [] as [], body: null, defaulted: [], query: "optional", idempotencyKey: false, ifMatch: false, paged: true, answer: "json" },
     /** Get an event (experimental in the service). */
-    getEvent: { method: "GET", path: "/events/{eventId}", pathParameters: ["eventId"] as [eventId: "eventId"], body: null, defaulted: [], query: "none", idempotencyKey: false, ifMatch: false, paged: false, answer: "json" }
+    getEvent: { method: "GET", path: "/events/{eventId}", pathParameters: ["eventId"] as [eventId: "eventId"], body: null, defaulted: [], query: "none", idempotencyKey: false, ifMatch: false, paged: false, answer: "json" },
+    /**
+     * List webhook endpoints (experimental in the service).
+     * Every item, page after page, as the loop asks for them; `limit` is the page size.
+     */
+    listWebhookEndpoints: { method: "GET", path: "/webhook-endpoints", pathParameters: [] as [], body: null, defaulted: [], query: "optional", idempotencyKey: false, ifMatch: false, paged: true, answer: "json" },
+    /**
+     * Add a webhook endpoint (experimental in the service).
+     * Sends an `Idempotency-Key` (yours, or a new UUID): a retry never does it twice.
+     */
+    createWebhookEndpoint: { method: "POST", path: "/webhook-endpoints", pathParameters: [] as [], body: "application/json", defaulted: [], query: "none", idempotencyKey: true, ifMatch: false, paged: false, answer: "json" },
+    /** Get a webhook endpoint (experimental in the service). */
+    getWebhookEndpoint: { method: "GET", path: "/webhook-endpoints/{endpointId}", pathParameters: ["endpointId"] as [endpointId: "endpointId"], body: null, defaulted: [], query: "none", idempotencyKey: false, ifMatch: false, paged: false, answer: "json" },
+    /** Edit a webhook endpoint (experimental in the service). */
+    updateWebhookEndpoint: { method: "PATCH", path: "/webhook-endpoints/{endpointId}", pathParameters: ["endpointId"] as [endpointId: "endpointId"], body: "application/merge-patch+json", defaulted: [], query: "none", idempotencyKey: false, ifMatch: false, paged: false, answer: "json" },
+    /**
+     * Remove a webhook endpoint (experimental in the service).
+     * Resolves once it is done, including when an attempt's answer was lost and the retry finds it already gone.
+     */
+    deleteWebhookEndpoint: { method: "DELETE", path: "/webhook-endpoints/{endpointId}", pathParameters: ["endpointId"] as [endpointId: "endpointId"], body: null, defaulted: [], query: "none", idempotencyKey: false, ifMatch: false, paged: false, answer: "none" },
+    /**
+     * Rotate a webhook endpoint's secret (experimental in the service).
+     * Sends an `Idempotency-Key` (yours, or a new UUID): a retry never does it twice.
+     */
+    rotateWebhookSecret: { method: "POST", path: "/webhook-endpoints/{endpointId}/rotate-secret", pathParameters: ["endpointId"] as [endpointId: "endpointId"], body: "application/json", defaulted: ["graceSeconds"], query: "none", idempotencyKey: true, ifMatch: false, paged: false, answer: "json" },
+    /**
+     * List an endpoint's delivery attempts (experimental in the service).
+     * Every item, page after page, as the loop asks for them; `limit` is the page size.
+     */
+    listWebhookDeliveries: { method: "GET", path: "/webhook-endpoints/{endpointId}/deliveries", pathParameters: ["endpointId"] as [endpointId: "endpointId"], body: null, defaulted: [], query: "optional", idempotencyKey: false, ifMatch: false, paged: true, answer: "json" },
+    /**
+     * Send an endpoint what it missed (experimental in the service).
+     * Sends an `Idempotency-Key` (yours, or a new UUID): a retry never does it twice.
+     */
+    recoverWebhookEndpoint: { method: "POST", path: "/webhook-endpoints/{endpointId}/recover", pathParameters: ["endpointId"] as [endpointId: "endpointId"], body: "application/json", defaulted: [], query: "none", idempotencyKey: true, ifMatch: false, paged: false, answer: "json" }
 } as const satisfies Record<keyof operations, Operation>;
 
 /** The one-page method of each list operation, and the operation it calls. */
@@ -61,4 +95,8 @@ export interface PageMethods {
     listOrdersPage: "listOrders";
     /** Follow the event feed (experimental in the service): one page; pass its `nextCursor` back as `cursor` for the next. */
     listEventsPage: "listEvents";
+    /** List webhook endpoints (experimental in the service): one page; pass its `nextCursor` back as `cursor` for the next. */
+    listWebhookEndpointsPage: "listWebhookEndpoints";
+    /** List an endpoint's delivery attempts (experimental in the service): one page; pass its `nextCursor` back as `cursor` for the next. */
+    listWebhookDeliveriesPage: "listWebhookDeliveries";
 }

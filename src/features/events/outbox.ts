@@ -15,6 +15,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely'
 import { stringify } from 'lossless-json'
 import { prepare, type Param, type PreparedQuery } from '../../database/prepared.ts'
 import type { Database } from '../../database/schema.ts'
+import { recordDeliveries, resourceSelection, type CreatedDeliveryValues } from '../webhooks/subscribers.ts'
 import type { EventType } from './types.ts'
 
 export interface NewEvent {
@@ -69,19 +70,22 @@ export function newEventId (): string {
   return `evt_${id.toString('base64url')}`
 }
 
-/** Writes `events`, one change's, in the transaction `db`. */
+/** Writes `events`, one change's, and their webhook deliveries, in the transaction `db`. */
 export async function recordEvents (db: Kysely<Database>, events: readonly NewEvent[]): Promise<void> {
   if (events.length === 0) return
   const occurredAt = new Date().toISOString()
   const values: Record<string, string | null> = {}
-  events.forEach((event, i) => {
-    values[`id${i}`] = newEventId()
+  const written = events.map((event, i) => {
+    const id = newEventId()
+    values[`id${i}`] = id
     values[`type${i}`] = event.type
     values[`occurredAt${i}`] = occurredAt
     values[`data${i}`] = stringify(event.data)!
     values[`previous${i}`] = event.previous === undefined ? null : stringify(event.previous)!
+    return { id, type: event.type, occurredAt }
   })
   await insertOf(events.length)(db, values)
+  await recordDeliveries(db, written)
 }
 
 /** The values `recordCreated` binds: see `createdEvent`. */
@@ -90,7 +94,7 @@ export type CreatedEventValues = {
   eventType: string
   occurredAt: string
   eventFields: string
-}
+} & CreatedDeliveryValues
 
 /**
  * The values of a created row's event, for `recordCreated`: `data` is the new resource as
@@ -101,13 +105,20 @@ export function createdEvent (type: EventType, data: object): CreatedEventValues
   const { id: _id, ...fields } = data as Record<string, unknown>
   const json = stringify(fields)!
   // The JSON after `{"id":N`: the other fields, each after a comma, and the closing brace.
-  return { eventId: newEventId(), eventType: type, occurredAt: new Date().toISOString(), eventFields: json === '{}' ? '}' : `,${json.slice(1)}` }
+  return {
+    eventId: newEventId(),
+    eventType: type,
+    eventSelection: resourceSelection(type),
+    occurredAt: new Date().toISOString(),
+    eventFields: json === '{}' ? '}' : `,${json.slice(1)}`
+  }
 }
 
 /**
  * PostgreSQL: the insert of a created row's event, as a `with` of the statement that
- * inserts the row in a `with` named `created`. So the row and its event are written by one
- * statement, atomic by itself, in one round trip where a transaction of two inserts takes
+ * inserts the row in a `with` named `created`, as is the event's webhook deliveries'
+ * (../webhooks/subscribers.ts, `deliveriesOfCreated`). So the row and its event are written
+ * by one statement, atomic by itself, in one round trip where a transaction of two inserts takes
  * four (the round trips, not the inserts, are most of a create's cost there). The event's
  * data is the JSON text made in the service with the id the database gave the row put
  * first: text joined, not JSON PostgreSQL would parse again (its JSON types refuse some

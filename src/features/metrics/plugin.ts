@@ -11,6 +11,10 @@
  *   operationId (`none` off the document's operations) and reason (`missing`,
  *   `not_bearer`, `invalid`, `expired`, `insufficient_scope`).
  * - `db_query_duration_seconds{outcome}` and, on PostgreSQL, `db_pool_connections{state}`.
+ * - `webhook_deliveries_total{outcome}` (`succeeded`, `failed`) and
+ *   `webhook_delivery_seconds`, of the attempts this instance made; `webhook_backlog`, the
+ *   deliveries pending in the database (retries scheduled included), and
+ *   `webhook_oldest_pending_seconds`, how long the oldest of those already due has waited.
  * - prom-client's default process and heap metrics.
  * No label holds a credential, an address or anything a client wrote.
  */
@@ -28,6 +32,10 @@ export interface Metrics {
   rateLimited: (limit: 'key' | 'address') => void
   /** A 401 or 403 of the key check: the operationId, and why (`expired`, `insufficient_scope`...). */
   keyRefused: (operation: string, reason: string) => void
+  /** A webhook delivery attempt made, and how long it took. */
+  webhookAttempted: (succeeded: boolean, seconds: number) => void
+  /** Reports the deliveries pending when metrics are collected. */
+  watchWebhookBacklog: (backlog: () => Promise<{ pending: number, oldestDueSeconds: number }>) => void
 }
 
 declare module 'fastify' {
@@ -80,6 +88,13 @@ export default fp(async function metrics (app: FastifyInstance, { enabled }: { e
     labelNames: ['operation', 'reason'],
     registers: [registry]
   })
+  const deliveries = new client.Counter({
+    name: 'webhook_deliveries_total', help: 'Webhook delivery attempts made by this instance, by outcome', labelNames: ['outcome'], registers: [registry]
+  })
+  // From a fast local receiver to the 30 s timeout at most.
+  const deliverySeconds = new client.Histogram({
+    name: 'webhook_delivery_seconds', help: 'Webhook delivery attempt duration in seconds', buckets: [...SECONDS, 10, 15, 30], registers: [registry]
+  })
   app.decorate('prometheus', {
     registry,
     observeQuery (event) {
@@ -101,6 +116,32 @@ export default fp(async function metrics (app: FastifyInstance, { enabled }: { e
       })
     },
     rateLimited (limit) { refusals.inc({ limit }) },
-    keyRefused (operation, reason) { keyRefusals.inc({ operation, reason }) }
+    keyRefused (operation, reason) { keyRefusals.inc({ operation, reason }) },
+    webhookAttempted (succeeded, seconds) {
+      deliveries.inc({ outcome: succeeded ? 'succeeded' : 'failed' })
+      deliverySeconds.observe(seconds)
+    },
+    watchWebhookBacklog (backlog) {
+      // One read of the database for both, when a scrape collects the first.
+      let reading: Promise<{ pending: number, oldestDueSeconds: number }> | undefined
+      const read = () => {
+        reading ??= backlog().finally(() => { setImmediate(() => { reading = undefined }) })
+        return reading
+      }
+      // eslint-disable-next-line no-new -- registered with the registry, which keeps it
+      new client.Gauge({
+        name: 'webhook_backlog',
+        help: 'Webhook deliveries pending, due or scheduled for a retry',
+        registers: [registry],
+        async collect () { this.set((await read()).pending) }
+      })
+      // eslint-disable-next-line no-new -- registered with the registry, which keeps it
+      new client.Gauge({
+        name: 'webhook_oldest_pending_seconds',
+        help: 'How long the oldest due webhook delivery has waited, in seconds (0: none waits)',
+        registers: [registry],
+        async collect () { this.set((await read()).oldestDueSeconds) }
+      })
+    }
   } satisfies Metrics)
 }, { name: 'metrics' })

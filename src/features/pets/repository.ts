@@ -10,6 +10,7 @@ import { toApiInt } from '../../http/int64.ts'
 import { toPage } from '../../contract/paging.ts'
 import { prepare } from '../../database/prepared.ts'
 import { changedFields, createdEvent, recordCreated, recordEvents, type CreatedEventValues } from '../events/outbox.ts'
+import { deliveriesOfCreated } from '../webhooks/subscribers.ts'
 
 type Pet = components['schemas']['Pet']
 type NewPet = components['schemas']['NewPet']
@@ -31,12 +32,13 @@ const insertPet = prepare<PetValues, PetRow>((db, param) =>
     .values({ name: param('name'), category_id: param('categoryId'), status: param('status') })
     .returningAll())
 
-// PostgreSQL: the pet and its `pet.created` in one statement (../events/outbox.ts).
+// PostgreSQL: the pet, its `pet.created` and the event's deliveries in one statement (../events/outbox.ts).
 const insertPetWithEvent = prepare<PetValues & CreatedEventValues, PetRow>((db, param) =>
   db.with('created', (db) => db.insertInto('pets')
     .values({ name: param('name'), category_id: param('categoryId'), status: param('status') })
     .returningAll())
     .with('recorded', () => recordCreated(param))
+    .with('delivered', () => deliveriesOfCreated(param))
     .selectFrom('created').selectAll())
 
 const selectPet = prepare<{ id: Id }, PetRow>((db, param) =>

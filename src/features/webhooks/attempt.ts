@@ -39,6 +39,8 @@ export interface AttemptOptions {
   allowed: readonly Network[]
   lookup?: Lookup
   now?: () => number
+  /** Ends the attempt at once (the service stopping): it fails as `network`. */
+  signal?: AbortSignal
 }
 
 class Refused extends Error {
@@ -104,6 +106,7 @@ export async function attemptDelivery (url: URL, headers: Record<string, string>
       if (settled) return
       settled = true
       clearTimeout(deadline)
+      options.signal?.removeEventListener('abort', abort)
       resolve(done(result))
     }
     const request = send(url, requestOptions, (response: IncomingMessage) => {
@@ -126,6 +129,12 @@ export async function attemptDelivery (url: URL, headers: Record<string, string>
       request.destroy()
     })
     request.on('error', (error: NodeJS.ErrnoException) => { finish({ succeeded: false, error: classify(error) }) })
+    function abort (): void {
+      finish({ succeeded: false, error: 'network' })
+      request.destroy()
+    }
+    if (options.signal?.aborted === true) abort()
+    else options.signal?.addEventListener('abort', abort, { once: true })
     request.end(payload)
   })
 }

@@ -6,8 +6,10 @@
  * the last attempt the delivery has failed, and waits for `recover`.
  */
 
+import { DEFAULTS } from '../../config/defaults.ts'
+
 /** The default: 10 attempts over about three days. */
-export const DEFAULT_RETRY_DELAYS = '5s,5m,30m,2h,5h,10h,14h,20h,24h'
+export const DEFAULT_RETRY_DELAYS = DEFAULTS.webhooks.retryDelays
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
 

@@ -26,10 +26,12 @@ async function sharedUrl (t: Parameters<typeof testDatabaseUrl>[0]) {
 /**
  * Creates a pet, and waits for the numbering of its event: on PostgreSQL that commits a
  * moment after the answer, and moves the data version the cache's answers are kept for.
+ * And for the look for its webhook deliveries, a query of its own.
  */
 async function create (app: FastifyInstance, name: string) {
   const res = await app.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: { name, categoryId: 1 } })
   await app.events.settled()
+  await app.webhooks.settled()
   return res
 }
 const read = (app: FastifyInstance, url: string, headers: Record<string, string> = {}) =>
@@ -39,10 +41,11 @@ const readCached = async (app: FastifyInstance, url: string) => { await read(app
 const names = (body: string) => (JSON.parse(body) as Array<{ name: string }>).map((pet) => pet.name)
 
 /**
- * An app whose background queries wait an hour (key sync, the events' poll), for the tests
+ * An app whose background queries wait an hour (key sync, the events' poll, the look for due
+ * webhook deliveries), for the tests
  * that count queries; those wait for the numbering of a write's events (`events.settled`).
  */
-const quiet = { metrics: true, keySyncIntervalMs: 3_600_000, events: { pollIntervalMs: 3_600_000 } }
+const quiet = { metrics: true, keySyncIntervalMs: 3_600_000, events: { pollIntervalMs: 3_600_000 }, webhooks: { pollIntervalMs: 3_600_000 } }
 
 async function queries (app: FastifyInstance): Promise<number> {
   const metric = await app.prometheus!.registry.getSingleMetric('db_query_duration_seconds')!.get()

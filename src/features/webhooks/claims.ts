@@ -1,0 +1,251 @@
+/**
+ * The dispatcher's side of the database (./dispatcher.ts): claiming due deliveries, and
+ * recording what came of each attempt.
+ *
+ * A claim sets `lease_until` on the rows it takes, in one statement: a row is due when it is
+ * pending, its time has come, its lease (if any) has passed, its endpoint is enabled and
+ * its event is numbered (on PostgreSQL an event joins the feed, and its `sequence` the
+ * body, once numbered). Two instances claiming at once never take the same row: the
+ * statement says again, of each row it updates, that its lease has passed, and PostgreSQL
+ * checks that again on the row as the other's update left it (SQLite has one writer). A
+ * crashed instance's rows are due again once their lease passes.
+ *
+ * Each endpoint gets at most its free share of attempts (`slots`, and `perEndpoint` for
+ * the others), the oldest due first, so a slow endpoint's backlog never takes the places
+ * of the others'.
+ */
+import { sql, type Kysely, type RawBuilder } from 'kysely'
+import { isPostgres } from '../../database/connect.ts'
+import { inTransaction, write } from '../../database/group-commit.ts'
+import { prepare } from '../../database/prepared.ts'
+import type { Database, EventRow } from '../../database/schema.ts'
+import { toApiInt } from '../../http/int64.ts'
+import { endPendingDeliveries } from './deliveries.ts'
+
+type Id = number | bigint
+
+export interface ClaimQuery {
+  now: Date
+  leaseUntil: Date
+  /** Rows to claim at most, in all. */
+  limit: number
+  /** Rows to claim at most for an endpoint `slots` does not name. */
+  perEndpoint: number
+  /** Rows to claim at most for each endpoint with attempts under way here, by its id. */
+  slots: ReadonlyMap<string, number>
+}
+
+/** A claimed delivery, with what its attempt needs. */
+export interface Claimed {
+  id: Id
+  endpointId: Id
+  attempt: number
+  firstAttempt: number
+  event: EventRow
+  url: string
+  /** Sealed: the current secret, and the previous one while its grace lasts. */
+  secrets: string[]
+}
+
+type ClaimValues = { now: string, until: string, limit: number, perEndpoint: number, slots: string }
+
+/** How many rows the endpoint `due.endpoint_id` may have claimed: its entry in `slots` (a JSON object), or `perEndpoint`. */
+function freeSlots (postgres: boolean, slots: unknown, perEndpoint: unknown): RawBuilder<number> {
+  return postgres
+    ? sql`coalesce(cast(cast(${slots} as jsonb) ->> cast(due.endpoint_id as text) as integer), ${perEndpoint})`
+    : sql`coalesce(json_extract(${slots}, '$."' || due.endpoint_id || '"'), ${perEndpoint})`
+}
+
+const claim = prepare<ClaimValues, { id: Id }>((db, param) => ({
+  compile: () => sql<{ id: Id }>`update webhook_deliveries set lease_until = ${param('until')}
+    where id in (
+      select id from (
+        select d.id, d.endpoint_id, d.next_attempt_at,
+          row_number() over (partition by d.endpoint_id order by d.next_attempt_at, d.id) as n
+        from webhook_deliveries d
+          join webhook_endpoints e on e.id = d.endpoint_id
+          join events ev on ev.id = d.event_id
+        where d.outcome = 'pending' and d.next_attempt_at <= ${param('now')}
+          and (d.lease_until is null or d.lease_until < ${param('now')})
+          and e.enabled = 1 and ev.sequence is not null
+      ) due
+      where due.n <= ${freeSlots(isPostgres(db), param('slots'), param('perEndpoint'))}
+      order by due.next_attempt_at, due.id
+      limit ${param('limit')}
+    )
+    and outcome = 'pending' and (lease_until is null or lease_until < ${param('now')})
+    returning id`.compile(db)
+}))
+
+// A look at the partial index of pending rows, with no lock and no write: most looks find
+// nothing (no endpoint, or nothing due), and a claim is a write.
+const anyDue = prepare<{ now: string }, { due: unknown }>((db, param) =>
+  db.selectNoFrom((eb) => eb.exists(eb.selectFrom('webhook_deliveries').select('id')
+    .where('outcome', '=', 'pending').where('next_attempt_at', '<=', param('now'))).as('due')))
+
+/** Claims the due deliveries `query` allows, and reads what their attempts need. */
+export async function claimDue (db: Kysely<Database>, query: ClaimQuery): Promise<Claimed[]> {
+  const values: ClaimValues = {
+    now: query.now.toISOString(),
+    until: query.leaseUntil.toISOString(),
+    limit: query.limit,
+    perEndpoint: query.perEndpoint,
+    slots: JSON.stringify(Object.fromEntries(query.slots))
+  }
+  const due = (await anyDue(db, { now: values.now })).rows[0]?.due
+  if (due !== true && Number(due) !== 1) return []
+  const { rows: claimed } = await write(db, (db) => claim(db, values))
+  if (claimed.length === 0) return []
+  const rows = await db.selectFrom('webhook_deliveries as d')
+    .innerJoin('events as ev', 'ev.id', 'd.event_id')
+    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .select([
+      'd.id', 'd.endpoint_id', 'd.attempt', 'd.first_attempt',
+      'ev.id as event_id', 'ev.type', 'ev.occurred_at', 'ev.sequence', 'ev.data', 'ev.previous',
+      'e.url', 'e.secret', 'e.previous_secret', 'e.previous_secret_expires_at'
+    ])
+    .where('d.id', 'in', claimed.map((row) => row.id))
+    .orderBy('d.next_attempt_at').orderBy('d.id')
+    .execute()
+  const now = values.now
+  return rows.map((row) => ({
+    id: toApiInt(row.id),
+    endpointId: toApiInt(row.endpoint_id),
+    attempt: Number(row.attempt),
+    firstAttempt: Number(row.first_attempt),
+    event: { id: row.event_id, type: row.type, occurred_at: row.occurred_at, sequence: row.sequence, data: row.data, previous: row.previous } as EventRow,
+    url: row.url,
+    secrets: row.previous_secret !== null && row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now
+      ? [row.secret, row.previous_secret]
+      : [row.secret]
+  }))
+}
+
+/** Lets deliveries claimed here go at once (the service stopping with attempts under way): another claim may take them. */
+export async function releaseClaims (db: Kysely<Database>, ids: readonly Id[]): Promise<void> {
+  if (ids.length === 0) return
+  await write(db, (db) => db.updateTable('webhook_deliveries').set({ lease_until: null })
+    .where('id', 'in', [...ids]).where('outcome', '=', 'pending').execute())
+}
+
+export interface Outcome {
+  id: Id
+  endpointId: Id
+  eventId: string
+  attempt: number
+  firstAttempt: number
+  attemptedAt: Date
+  status?: number
+  error?: string
+  durationMs: number
+}
+
+const recordSuccess = prepare<{ id: Id, status: number, durationMs: number, attemptedAt: string }, never>((db, param) =>
+  db.updateTable('webhook_deliveries')
+    .set({ outcome: 'succeeded', response_status: param('status'), duration_ms: param('durationMs'), attempted_at: param('attemptedAt'), next_attempt_at: null, lease_until: null })
+    .where('id', '=', param('id')).where('outcome', '=', 'pending'))
+
+const clearFailing = prepare<{ endpointId: Id }, never>((db, param) =>
+  db.updateTable('webhook_endpoints').set({ failing_since: null })
+    .where('id', '=', param('endpointId')).where('failing_since', 'is not', null))
+
+type SuccessValues = { ids: string[], statuses: number[], durations: number[], times: string[] }
+
+// PostgreSQL: every success of a batch, and the endpoints that succeeded, in one statement
+// (one round trip, where a statement for each takes one each), the values as arrays.
+const recordSuccessBatch = prepare<SuccessValues, never>((db, param) => ({
+  compile: () => sql<never>`with done as (
+      update webhook_deliveries as d
+      set outcome = 'succeeded', response_status = v.status, duration_ms = v.duration, attempted_at = v.at, next_attempt_at = null, lease_until = null
+      from unnest(cast(${param('ids')} as bigint[]), cast(${param('statuses')} as integer[]), cast(${param('durations')} as integer[]), cast(${param('times')} as text[])) as v(id, status, duration, at)
+      where d.id = v.id and d.outcome = 'pending'
+      returning d.endpoint_id
+    )
+    update webhook_endpoints set failing_since = null
+    where id in (select endpoint_id from done) and failing_since is not null`.compile(db)
+}))
+
+/**
+ * Records successful attempts, a batch at once: on SQLite one write of the group commit, on
+ * PostgreSQL one statement. An endpoint that succeeded is failing no longer.
+ */
+export async function recordSuccesses (db: Kysely<Database>, outcomes: readonly Outcome[]): Promise<void> {
+  if (outcomes.length === 0) return
+  if (isPostgres(db)) {
+    await recordSuccessBatch(db, {
+      ids: outcomes.map((outcome) => String(outcome.id)),
+      statuses: outcomes.map((outcome) => outcome.status!),
+      durations: outcomes.map((outcome) => outcome.durationMs),
+      times: outcomes.map((outcome) => outcome.attemptedAt.toISOString())
+    })
+    return
+  }
+  const endpoints = new Set<string>()
+  await write(db, async (db) => {
+    for (const outcome of outcomes) {
+      await recordSuccess(db, { id: outcome.id, status: outcome.status!, durationMs: outcome.durationMs, attemptedAt: outcome.attemptedAt.toISOString() })
+      endpoints.add(String(outcome.endpointId))
+    }
+    for (const endpointId of endpoints) await clearFailing(db, { endpointId: toApiInt(endpointId) })
+  })
+}
+
+export interface Failure extends Outcome {
+  /** When the next attempt is due; undefined when this was the last. */
+  retryAt?: Date
+  /** The endpoint answered 410 Gone: it is disabled. */
+  gone: boolean
+  /** An endpoint failing every delivery since at least this long ago is disabled. */
+  disableAfterMs: number
+}
+
+/** What recording a failure did to the endpoint. */
+export type FailureEffect = 'none' | 'disabled' | 'ended'
+
+/**
+ * Records a failed attempt, and, in the same transaction: the next attempt's row where one
+ * is due; the endpoint's failing start; the endpoint disabled (with its pending
+ * deliveries ended) on a 410, or when its deliveries have all failed for
+ * `disableAfterMs`. Says whether it disabled the endpoint, or found the delivery ended
+ * already (the endpoint removed, or disabled meanwhile).
+ */
+export async function recordFailure (db: Kysely<Database>, failure: Failure): Promise<FailureEffect> {
+  const attemptedAt = failure.attemptedAt.toISOString()
+  return inTransaction(db, async (trx) => {
+    const endpoint = await trx.updateTable('webhook_endpoints')
+      .set((eb) => ({ failing_since: eb.fn.coalesce('failing_since', sql<string>`cast(${attemptedAt} as text)`) }))
+      .where('id', '=', failure.endpointId)
+      .returning(['failing_since', 'enabled'])
+      .executeTakeFirst()
+    const enabled = endpoint !== undefined && Number(endpoint.enabled) === 1
+    const disable = enabled && (failure.gone || Date.parse(endpoint.failing_since!) <= failure.attemptedAt.getTime() - failure.disableAfterMs)
+    const retryAt = enabled && !disable ? failure.retryAt : undefined
+    const { numUpdatedRows } = await trx.updateTable('webhook_deliveries')
+      .set({
+        outcome: 'failed',
+        response_status: failure.status ?? null,
+        error: failure.error ?? null,
+        duration_ms: failure.durationMs,
+        attempted_at: attemptedAt,
+        next_attempt_at: retryAt?.toISOString() ?? null,
+        lease_until: null
+      })
+      .where('id', '=', failure.id).where('outcome', '=', 'pending')
+      .executeTakeFirst()
+    if (numUpdatedRows === 0n) return 'ended'
+    if (retryAt !== undefined) {
+      await trx.insertInto('webhook_deliveries').values({
+        endpoint_id: failure.endpointId,
+        event_id: failure.eventId,
+        attempt: failure.attempt + 1,
+        first_attempt: failure.firstAttempt,
+        outcome: 'pending',
+        next_attempt_at: retryAt.toISOString()
+      }).execute()
+    }
+    if (!disable) return 'none'
+    await trx.updateTable('webhook_endpoints').set({ enabled: 0 }).where('id', '=', failure.endpointId).execute()
+    await endPendingDeliveries(trx, failure.endpointId, failure.attemptedAt)
+    return 'disabled'
+  })
+}

@@ -1,0 +1,118 @@
+/**
+ * An endpoint's deliveries log, and what changes it besides the dispatcher: disabling the
+ * endpoint ends what was still to come, `recover` schedules again what it missed.
+ *
+ * Each row is one attempt (../../../migrations/20261128000000_create_webhooks.ts): `pending`
+ * until it is made, then `succeeded` or `failed`; a failure with a retry left is followed by
+ * the next attempt's row.
+ */
+import { sql, type Kysely, type Selectable } from 'kysely'
+import type { components } from '../../../generated/openapi.ts'
+import { write } from '../../database/group-commit.ts'
+import { prepare } from '../../database/prepared.ts'
+import type { Database } from '../../database/schema.ts'
+import { toApiInt } from '../../http/int64.ts'
+import { toPage } from '../../contract/paging.ts'
+
+export type WebhookDelivery = components['schemas']['WebhookDelivery']
+export type DeliveryRow = Selectable<Database['webhook_deliveries']>
+type Id = number | bigint
+
+export function toDelivery (row: DeliveryRow): WebhookDelivery {
+  const delivery: WebhookDelivery = {
+    id: toApiInt(row.id),
+    eventId: row.event_id,
+    attempt: Number(row.attempt),
+    outcome: row.outcome as WebhookDelivery['outcome']
+  }
+  if (row.response_status !== null) delivery.responseStatus = Number(row.response_status)
+  if (row.error !== null) delivery.error = row.error as WebhookDelivery['error']
+  if (row.duration_ms !== null) delivery.durationMs = Number(row.duration_ms)
+  if (row.attempted_at !== null) delivery.attemptedAt = row.attempted_at
+  if (row.next_attempt_at !== null) delivery.nextAttemptAt = row.next_attempt_at
+  return delivery
+}
+
+// Served by the (endpoint_id, id) index, read backwards.
+const selectPage = prepare<{ endpointId: Id, beforeId: Id, limit: number }, DeliveryRow>((db, param) =>
+  db.selectFrom('webhook_deliveries').selectAll()
+    .where('endpoint_id', '=', param('endpointId'))
+    .where('id', '<', param('beforeId'))
+    .orderBy('id', 'desc').limit(param('limit')))
+
+/** Up to `limit` attempts of an endpoint, newest first, before `beforeId` (INT64_MAX: from the newest). */
+export async function listDeliveries (db: Kysely<Database>, endpointId: Id, query: { beforeId: Id, limit: number }): Promise<{ items: WebhookDelivery[], more: boolean }> {
+  const { rows } = await selectPage(db, { endpointId, beforeId: query.beforeId, limit: query.limit + 1 })
+  return toPage(rows, query.limit, toDelivery)
+}
+
+/**
+ * Ends the endpoint's pending deliveries, as failed (`endpoint_disabled`), in `db` (the
+ * transaction that disables it). An attempt under way (claimed, its lease live) ends as
+ * it will, and schedules no retry (./claims.ts).
+ */
+export async function endPendingDeliveries (db: Kysely<Database>, endpointId: Id, now: Date): Promise<void> {
+  const at = now.toISOString()
+  await db.updateTable('webhook_deliveries')
+    .set({ outcome: 'failed', error: 'endpoint_disabled', next_attempt_at: null })
+    .where('endpoint_id', '=', endpointId)
+    .where('outcome', '=', 'pending')
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', at)]))
+    .execute()
+}
+
+export interface Recovery {
+  endpointId: Id
+  /** Events that committed at or after this instant, and not before the endpoint existed. */
+  since: Date
+  createdAt: string
+  /** The event types the endpoint selects now. */
+  types: readonly string[]
+  now: Date
+}
+
+/**
+ * Schedules again, due now, every event since `since` the endpoint did not receive: its
+ * deliveries that failed, and the events of the types it selects that have none (they
+ * committed while it was disabled). Not an event it received, nor one whose delivery is
+ * still pending. Each continues the numbering of the event's attempts, its retries
+ * counted afresh from there. Resolves with how many were scheduled.
+ */
+export async function recoverDeliveries (db: Kysely<Database>, recovery: Recovery): Promise<number> {
+  const since = new Date(Math.max(recovery.since.getTime(), Date.parse(recovery.createdAt))).toISOString()
+  const now = recovery.now.toISOString()
+  const types = recovery.types.length === 0 ? [''] : [...recovery.types]
+  return write(db, async (db) => {
+    const prior = db.selectFrom('webhook_deliveries')
+      .select(['event_id', (eb) => eb.fn.max('attempt').as('last'), (eb) => eb.fn.max(sql<number>`case when outcome = 'failed' then 0 else 1 end`).as('received')])
+      .where('endpoint_id', '=', recovery.endpointId)
+      .groupBy('event_id')
+    const next = sql<number>`coalesce(prior.last, 0) + 1`
+    const result = await db.insertInto('webhook_deliveries')
+      .columns(['endpoint_id', 'event_id', 'attempt', 'first_attempt', 'outcome', 'next_attempt_at'])
+      .expression(db.selectFrom('events as ev')
+        .leftJoin(prior.as('prior'), 'prior.event_id', 'ev.id')
+        .select([
+          sql`cast(${recovery.endpointId} as bigint)`.as('endpoint_id'), 'ev.id', next.as('attempt'), next.as('first_attempt'),
+          sql`'pending'`.as('outcome'), sql`cast(${now} as text)`.as('next_attempt_at')
+        ])
+        .where('ev.occurred_at', '>=', since)
+        .where('ev.sequence', 'is not', null)
+        .where((eb) => eb.or([
+          eb.and([eb('prior.event_id', 'is not', null), eb('prior.received', '=', 0)]),
+          eb.and([eb('prior.event_id', 'is', null), eb('ev.type', 'in', types)])
+        ])))
+      .executeTakeFirst()
+    return Number(result.numInsertedOrUpdatedRows ?? 0)
+  })
+}
+
+/** The deliveries pending, and how long the oldest due one has waited (for the metrics). */
+export async function pendingBacklog (db: Kysely<Database>, now: Date): Promise<{ pending: number, oldestDueSeconds: number }> {
+  const row = await db.selectFrom('webhook_deliveries')
+    .select((eb) => [eb.fn.countAll().as('pending'), eb.fn.min('next_attempt_at').as('oldest')])
+    .where('outcome', '=', 'pending')
+    .executeTakeFirstOrThrow()
+  const oldest = row.oldest === null ? undefined : Date.parse(row.oldest)
+  return { pending: Number(row.pending), oldestDueSeconds: oldest === undefined ? 0 : Math.max(0, (now.getTime() - oldest) / 1000) }
+}

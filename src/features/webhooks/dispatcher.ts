@@ -1,0 +1,234 @@
+/**
+ * The worker that delivers webhooks, one in each instance (PRODUCT.md, "Delivery").
+ *
+ * It claims due deliveries (./claims.ts) and attempts each outside any transaction
+ * (./attempt.ts), then records the outcome. Claims run one at a time, when asked for (a
+ * write answered, events numbered on any instance, an attempt done, and every second for
+ * the retries come due), and each takes only what the free places allow: `concurrency`
+ * attempts under way in all, `endpointConcurrency` per endpoint. So a slow or hanging
+ * endpoint holds its own places and never another's, and no request of the API waits on
+ * any of it.
+ *
+ * At least once: an attempt is recorded after it is made, so a crash between the two
+ * makes it again (its lease passes, and any instance claims it), with the same
+ * `webhook-id`. A service stopping ends its attempts and lets their claims go at once.
+ */
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { Kysely } from 'kysely'
+import type { FastifyBaseLogger } from 'fastify'
+import type { Database } from '../../database/schema.ts'
+import type { EventEnvelope } from '../../contract/webhooks.ts'
+import { toEnvelope } from '../events/repository.ts'
+import type { Network, Lookup } from './addresses.ts'
+import { attemptDelivery, type AttemptResult } from './attempt.ts'
+import { claimDue, recordFailure, recordSuccesses, releaseClaims, type Claimed, type Outcome } from './claims.ts'
+import { retryDelay } from './retries.ts'
+import { openSecret } from './sealing.ts'
+import type { SecretsKeySource } from './secrets-key.ts'
+import { webhookHeaders } from './signature.ts'
+
+export interface DispatcherOptions {
+  timeoutMs: number
+  retryDelaysMs: readonly number[]
+  allowedNetworks: readonly Network[]
+  lookup?: Lookup
+  concurrency: number
+  endpointConcurrency: number
+  /** The least time between two claims in a row. */
+  claimGapMs: number
+  /** How long a claim outlives its attempt's timeout. */
+  leaseMarginMs: number
+  disableAfterMs: number
+  secretsKey: SecretsKeySource
+  serialize: (event: EventEnvelope) => string
+  log: FastifyBaseLogger
+  /** Told of each attempt made (metrics). */
+  attempted?: (result: AttemptResult) => void
+}
+
+/** At most this many successes recorded by one statement. */
+const SUCCESS_BATCH = 500
+
+/**
+ * Items written together: the ones added while a batch is written make up the next, so
+ * under a flow of deliveries their outcomes cost one write for many, and alone one each.
+ */
+class Batches<T> {
+  #pending: Array<{ item: T, done: (error?: unknown) => void }> = []
+  #writing = false
+
+  constructor (private readonly writeBatch: (items: T[]) => Promise<void>) {}
+
+  /** Resolves once `item` is written (rejects if its batch failed). */
+  add (item: T): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#pending.push({ item, done: (error) => { if (error === undefined) resolve(); else reject(error) } })
+      // #drain never rejects: each batch's failure goes to its own entries.
+      if (!this.#writing) this.#drain().catch(() => {})
+    })
+  }
+
+  async #drain (): Promise<void> {
+    this.#writing = true
+    // The outcomes that come in this turn of the event loop go together.
+    await new Promise((resolve) => setImmediate(resolve))
+    while (this.#pending.length > 0) {
+      const batch = this.#pending.splice(0, SUCCESS_BATCH)
+      const error = await this.writeBatch(batch.map((entry) => entry.item)).then(() => undefined, (error: unknown) => error ?? new Error('the batch failed'))
+      for (const entry of batch) entry.done(error)
+    }
+    this.#writing = false
+  }
+}
+
+export class Dispatcher {
+  #running: Promise<void> | undefined
+  #again = false
+  #closed = false
+  #inFlight = new Map<string, Claimed>()
+  #perEndpoint = new Map<string, number>()
+  #attempts = new Set<Promise<void>>()
+  readonly #abort = new AbortController()
+  readonly #successes: Batches<Outcome>
+
+  constructor (private readonly db: Kysely<Database>, private readonly options: DispatcherOptions) {
+    this.#successes = new Batches((outcomes) => recordSuccesses(db, outcomes))
+  }
+
+  /** Deliveries may be due: a claim soon. */
+  poke (): void {
+    if (this.#closed) return
+    if (this.#running !== undefined) {
+      this.#again = true
+      return
+    }
+    this.#running = this.#run().finally(() => { this.#running = undefined })
+  }
+
+  /** Attempts under way here. */
+  get inFlight (): number {
+    return this.#inFlight.size
+  }
+
+  /** Resolves once no claim runs and no attempt is under way (what a test waits for). */
+  async settled (): Promise<void> {
+    while (this.#running !== undefined || this.#attempts.size > 0) {
+      await this.#running
+      await Promise.all([...this.#attempts])
+    }
+  }
+
+  /** Stops: no more claims; the attempts under way end, and their claims go. */
+  async close (): Promise<void> {
+    this.#closed = true
+    await this.#running
+    const unfinished = [...this.#inFlight.values()].map((claimed) => claimed.id)
+    this.#abort.abort()
+    await Promise.all([...this.#attempts])
+    await releaseClaims(this.db, unfinished).catch((error: unknown) => {
+      this.options.log.warn({ err: error }, 'could not let the webhook deliveries under way go; another instance takes them once their claims pass')
+    })
+  }
+
+  async #run (): Promise<void> {
+    do {
+      this.#again = false
+      const free = this.options.concurrency - this.#inFlight.size
+      if (free <= 0 || this.#closed) return
+      let claimed: Claimed[]
+      try {
+        claimed = await this.#claim(free)
+      } catch (error) {
+        // The next demand or the next second tries again; nothing is lost meanwhile.
+        this.options.log.warn({ err: error }, 'could not claim due webhook deliveries; retrying')
+        return
+      }
+      for (const delivery of claimed) this.#start(delivery)
+      // A full claim may have left more due.
+      if (claimed.length === free) this.#again = true
+      // Under a flow of writes, a claim at most every `claimGapMs`, taking what came meanwhile.
+      if (this.#again) await sleep(this.options.claimGapMs)
+    } while (this.#again && !this.#closed)
+  }
+
+  async #claim (limit: number): Promise<Claimed[]> {
+    const now = new Date()
+    const slots = new Map<string, number>()
+    for (const [endpoint, count] of this.#perEndpoint) slots.set(endpoint, Math.max(0, this.options.endpointConcurrency - count))
+    return claimDue(this.db, {
+      now,
+      leaseUntil: new Date(now.getTime() + this.options.timeoutMs + this.options.leaseMarginMs),
+      limit,
+      perEndpoint: this.options.endpointConcurrency,
+      slots
+    })
+  }
+
+  #start (delivery: Claimed): void {
+    const key = String(delivery.id)
+    const endpoint = String(delivery.endpointId)
+    this.#inFlight.set(key, delivery)
+    this.#perEndpoint.set(endpoint, (this.#perEndpoint.get(endpoint) ?? 0) + 1)
+    const attempt = this.#deliver(delivery)
+      .catch((error: unknown) => {
+        this.options.log.error({ err: error, deliveryId: key }, 'a webhook delivery could not be made or recorded; it is attempted again once its claim passes')
+      })
+      .finally(() => {
+        this.#attempts.delete(attempt)
+        this.#inFlight.delete(key)
+        const left = this.#perEndpoint.get(endpoint)! - 1
+        if (left === 0) this.#perEndpoint.delete(endpoint)
+        else this.#perEndpoint.set(endpoint, left)
+        this.poke()
+      })
+    this.#attempts.add(attempt)
+  }
+
+  async #deliver (delivery: Claimed): Promise<void> {
+    const key = await this.options.secretsKey()
+    const body = this.options.serialize(toEnvelope(delivery.event))
+    const attemptedAt = new Date()
+    const headers = webhookHeaders(delivery.secrets.map((sealed) => openSecret(key, sealed)), delivery.event.id, attemptedAt, body)
+    const result = await attemptDelivery(new URL(delivery.url), headers, body, {
+      timeoutMs: this.options.timeoutMs,
+      allowed: this.options.allowedNetworks,
+      lookup: this.options.lookup,
+      signal: this.#abort.signal
+    })
+    // Stopping: the attempt was cut short, and is made again after the restart.
+    if (this.#abort.signal.aborted) return
+    this.options.attempted?.(result)
+    const outcome: Outcome = {
+      id: delivery.id,
+      endpointId: delivery.endpointId,
+      eventId: delivery.event.id,
+      attempt: delivery.attempt,
+      firstAttempt: delivery.firstAttempt,
+      attemptedAt,
+      status: result.status,
+      error: result.error,
+      durationMs: Math.round(result.durationMs)
+    }
+    this.#inFlight.delete(String(delivery.id))
+    if (result.succeeded) {
+      await this.#successes.add(outcome)
+      return
+    }
+    const retryIn = retryDelay(this.options.retryDelaysMs, delivery.attempt - delivery.firstAttempt + 1, Math.random, result.retryAfterMs)
+    const effect = await recordFailure(this.db, {
+      ...outcome,
+      retryAt: retryIn === undefined ? undefined : new Date(attemptedAt.getTime() + result.durationMs + retryIn),
+      gone: result.status === 410,
+      disableAfterMs: this.options.disableAfterMs
+    })
+    this.options.log.warn({
+      webhookEndpointId: String(delivery.endpointId),
+      eventId: delivery.event.id,
+      attempt: delivery.attempt,
+      error: result.error,
+      responseStatus: result.status,
+      durationMs: outcome.durationMs,
+      nextAttemptIn: effect === 'none' ? retryIn : undefined
+    }, effect === 'disabled' ? 'webhook delivery failed; the endpoint is disabled' : 'webhook delivery failed')
+  }
+}

@@ -60,7 +60,11 @@ export async function up (db: Kysely<any>): Promise<void> {
     .addColumn('next_attempt_at', 'text')
     .addColumn('lease_until', 'text')
     .execute()
+  // The pending rows: in the order they come due (the look for any due, the metrics), and
+  // each endpoint's in that order (a claim takes each endpoint's oldest due, up to its share).
   await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').column('next_attempt_at')
+    .where(sql.ref('outcome'), '=', sql.lit('pending')).execute()
+  await db.schema.createIndex('webhook_deliveries_endpoint_due').on('webhook_deliveries').columns(['endpoint_id', 'next_attempt_at'])
     .where(sql.ref('outcome'), '=', sql.lit('pending')).execute()
   await db.schema.createIndex('webhook_deliveries_log').on('webhook_deliveries').columns(['endpoint_id', 'id']).execute()
   await db.schema.createIndex('webhook_deliveries_event').on('webhook_deliveries').columns(['event_id', 'endpoint_id']).execute()

@@ -2,19 +2,21 @@
  * The dispatcher's side of the database (./dispatcher.ts): claiming due deliveries, and
  * recording what came of each attempt.
  *
- * A claim sets `lease_until` on the rows it takes, in one statement: a row is due when it is
- * pending, its time has come, its lease (if any) has passed, its endpoint is enabled and
- * its event is numbered (on PostgreSQL an event joins the feed, and its `sequence` the
- * body, once numbered). Two instances claiming at once never take the same row: the
- * statement says again, of each row it updates, that its lease has passed, and PostgreSQL
- * checks that again on the row as the other's update left it (SQLite has one writer). A
- * crashed instance's rows are due again once their lease passes.
+ * A claim sets `lease_until` on the rows it takes: a row is due when it is pending, its time
+ * has come, its lease (if any) has passed, its endpoint is enabled and its event is
+ * numbered (on PostgreSQL an event joins the feed, and its `sequence` the body, once
+ * numbered). Two instances claiming at once never take the same row: on PostgreSQL the
+ * claim is one statement that says again, of each row it updates, that its lease has
+ * passed, which PostgreSQL checks again on the row as the other's update left it; SQLite
+ * has one writer, and the claim is one write. A crashed instance's rows are due again once
+ * their lease passes.
  *
  * Each endpoint gets at most its free share of attempts (`slots`, and `perEndpoint` for
- * the others), the oldest due first, so a slow endpoint's backlog never takes the places
- * of the others'.
+ * the others), its oldest due first, read from an index of each endpoint's pending rows:
+ * a slow endpoint's backlog never takes the places of the others', nor makes a claim
+ * longer.
  */
-import { sql, type Kysely, type RawBuilder } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import { isPostgres } from '../../database/connect.ts'
 import { inTransaction, write } from '../../database/group-commit.ts'
 import { prepare } from '../../database/prepared.ts'
@@ -49,33 +51,56 @@ export interface Claimed {
 
 type ClaimValues = { now: string, until: string, limit: number, perEndpoint: number, slots: string }
 
-/** How many rows the endpoint `due.endpoint_id` may have claimed: its entry in `slots` (a JSON object), or `perEndpoint`. */
-function freeSlots (postgres: boolean, slots: unknown, perEndpoint: unknown): RawBuilder<number> {
-  return postgres
-    ? sql`coalesce(cast(cast(${slots} as jsonb) ->> cast(due.endpoint_id as text) as integer), ${perEndpoint})`
-    : sql`coalesce(json_extract(${slots}, '$."' || due.endpoint_id || '"'), ${perEndpoint})`
-}
+// An endpoint's oldest due deliveries, by the (endpoint_id, next_attempt_at) index of the
+// pending rows: what a claim may take of each endpoint, whatever the others' backlogs.
+const DUE = sql`d.outcome = 'pending' and (d.lease_until is null or d.lease_until < `
 
-const claim = prepare<ClaimValues, { id: Id }>((db, param) => ({
+/**
+ * PostgreSQL, one statement: each enabled endpoint's oldest due deliveries, up to its free
+ * places (its entry in `slots`, a JSON object, or `perEndpoint`), the oldest `limit` of
+ * those, leased. The lease is said again of each row the update takes: a row another
+ * instance took meanwhile is passed over when PostgreSQL checks it again.
+ */
+const claimOnPostgres = prepare<ClaimValues, { id: Id }>((db, param) => ({
   compile: () => sql<{ id: Id }>`update webhook_deliveries set lease_until = ${param('until')}
     where id in (
-      select id from (
-        select d.id, d.endpoint_id, d.next_attempt_at,
-          row_number() over (partition by d.endpoint_id order by d.next_attempt_at, d.id) as n
-        from webhook_deliveries d
-          join webhook_endpoints e on e.id = d.endpoint_id
-          join events ev on ev.id = d.event_id
-        where d.outcome = 'pending' and d.next_attempt_at <= ${param('now')}
-          and (d.lease_until is null or d.lease_until < ${param('now')})
-          and e.enabled = 1 and ev.sequence is not null
+      select due.id from webhook_endpoints e
+      cross join lateral (
+        select d.id, d.next_attempt_at from webhook_deliveries d join events ev on ev.id = d.event_id
+        where d.endpoint_id = e.id and d.next_attempt_at <= ${param('now')} and ${DUE}${param('now')}) and ev.sequence is not null
+        order by d.next_attempt_at
+        limit coalesce(cast(cast(${param('slots')} as jsonb) ->> cast(e.id as text) as integer), ${param('perEndpoint')})
       ) due
-      where due.n <= ${freeSlots(isPostgres(db), param('slots'), param('perEndpoint'))}
-      order by due.next_attempt_at, due.id
+      where e.enabled = 1
+      order by due.next_attempt_at
       limit ${param('limit')}
     )
     and outcome = 'pending' and (lease_until is null or lease_until < ${param('now')})
     returning id`.compile(db)
 }))
+
+// SQLite, statement by statement inside one write (its one writer makes them one claim).
+const enabledEndpoints = prepare<Record<string, never>, { id: Id }>((db) =>
+  db.selectFrom('webhook_endpoints').select('id').where('enabled', '=', 1))
+
+const dueOfEndpoint = prepare<{ endpointId: Id, now: string, limit: number }, { id: Id, next_attempt_at: string }>((db, param) => ({
+  compile: () => sql<{ id: Id, next_attempt_at: string }>`select d.id, d.next_attempt_at from webhook_deliveries d
+    where d.endpoint_id = ${param('endpointId')} and d.next_attempt_at <= ${param('now')} and ${DUE}${param('now')})
+    order by d.next_attempt_at limit ${param('limit')}`.compile(db)
+}))
+
+async function claimOnSqlite (db: Kysely<Database>, values: ClaimValues, slots: ReadonlyMap<string, number>): Promise<Id[]> {
+  const due: Array<{ id: Id, next_attempt_at: string }> = []
+  for (const { id } of (await enabledEndpoints(db, {})).rows) {
+    const free = slots.get(String(id)) ?? values.perEndpoint
+    if (free > 0) due.push(...(await dueOfEndpoint(db, { endpointId: id, now: values.now, limit: free })).rows)
+  }
+  const taken = due.sort((a, b) => a.next_attempt_at < b.next_attempt_at ? -1 : a.next_attempt_at > b.next_attempt_at ? 1 : 0)
+    .slice(0, values.limit).map((row) => row.id)
+  if (taken.length === 0) return []
+  await db.updateTable('webhook_deliveries').set({ lease_until: values.until }).where('id', 'in', taken).execute()
+  return taken
+}
 
 // A look at the partial index of pending rows, with no lock and no write: most looks find
 // nothing (no endpoint, or nothing due), and a claim is a write.
@@ -94,7 +119,9 @@ export async function claimDue (db: Kysely<Database>, query: ClaimQuery): Promis
   }
   const due = (await anyDue(db, { now: values.now })).rows[0]?.due
   if (due !== true && Number(due) !== 1) return []
-  const { rows: claimed } = await write(db, (db) => claim(db, values))
+  const claimed = isPostgres(db)
+    ? (await claimOnPostgres(db, values)).rows.map((row) => row.id)
+    : await write(db, async (db) => claimOnSqlite(db, values, query.slots))
   if (claimed.length === 0) return []
   const rows = await db.selectFrom('webhook_deliveries as d')
     .innerJoin('events as ev', 'ev.id', 'd.event_id')
@@ -104,7 +131,7 @@ export async function claimDue (db: Kysely<Database>, query: ClaimQuery): Promis
       'ev.id as event_id', 'ev.type', 'ev.occurred_at', 'ev.sequence', 'ev.data', 'ev.previous',
       'e.url', 'e.secret', 'e.previous_secret', 'e.previous_secret_expires_at'
     ])
-    .where('d.id', 'in', claimed.map((row) => row.id))
+    .where('d.id', 'in', claimed)
     .orderBy('d.next_attempt_at').orderBy('d.id')
     .execute()
   const now = values.now

@@ -146,8 +146,10 @@ export class Dispatcher {
       for (const delivery of claimed) this.#start(delivery)
       // A full claim may have left more due.
       if (claimed.length === free) this.#again = true
-      // Under a flow of writes, a claim at most every `claimGapMs`, taking what came meanwhile.
-      if (this.#again) await sleep(this.options.claimGapMs)
+      // Asked again meanwhile: while deliveries flow, claim on at once (after the event
+      // loop's turn, which gathers the demands); while there are none, under a flow of
+      // writes, look at most every `claimGapMs`, as the look is a query of its own.
+      if (this.#again) await (claimed.length > 0 ? new Promise((resolve) => setImmediate(resolve)) : sleep(this.options.claimGapMs))
     } while (this.#again && !this.#closed)
   }
 
@@ -169,22 +171,30 @@ export class Dispatcher {
     const endpoint = String(delivery.endpointId)
     this.#inFlight.set(key, delivery)
     this.#perEndpoint.set(endpoint, (this.#perEndpoint.get(endpoint) ?? 0) + 1)
-    const attempt = this.#deliver(delivery)
+    // The endpoint's place is free once its attempt is answered: the record is the
+    // database's work, not the endpoint's.
+    let left = false
+    const leave = () => {
+      if (left) return
+      left = true
+      const others = this.#perEndpoint.get(endpoint)! - 1
+      if (others === 0) this.#perEndpoint.delete(endpoint)
+      else this.#perEndpoint.set(endpoint, others)
+      this.poke()
+    }
+    const attempt = this.#deliver(delivery, leave)
       .catch((error: unknown) => {
         this.options.log.error({ err: error, deliveryId: key }, 'a webhook delivery could not be made or recorded; it is attempted again once its claim passes')
       })
       .finally(() => {
         this.#attempts.delete(attempt)
         this.#inFlight.delete(key)
-        const left = this.#perEndpoint.get(endpoint)! - 1
-        if (left === 0) this.#perEndpoint.delete(endpoint)
-        else this.#perEndpoint.set(endpoint, left)
-        this.poke()
+        leave()
       })
     this.#attempts.add(attempt)
   }
 
-  async #deliver (delivery: Claimed): Promise<void> {
+  async #deliver (delivery: Claimed, answered: () => void): Promise<void> {
     const key = await this.options.secretsKey()
     const body = this.options.serialize(toEnvelope(delivery.event))
     const attemptedAt = new Date()
@@ -197,6 +207,7 @@ export class Dispatcher {
     })
     // Stopping: the attempt was cut short, and is made again after the restart.
     if (this.#abort.signal.aborted) return
+    answered()
     this.options.attempted?.(result)
     const outcome: Outcome = {
       id: delivery.id,

@@ -17,7 +17,9 @@
  *   TEST_POSTGRES_URL (postgres://postgres@127.0.0.1:5432/postgres by default); the bench's
  *   databases there are dropped at the end, whatever happens.
  * Also: p50/p99 latency, each server's peak RSS, the start of `npm start` on a 1M-pet
- * database, and every read on 1M pets against 1k pets.
+ * database, every read on 1M pets against 1k pets, and what one subscribed webhook endpoint
+ * costs the creates, with the deliveries a second and the lag from commit to receipt
+ * (`--only webhook` for those alone).
  *
  * The service runs as `npm start` runs it (the build in dist/, default settings but a rate
  * limit the load never reaches, so its cost is still counted). Servers are pinned to the
@@ -50,6 +52,7 @@ import { migrateToLatest } from '../src/database/migrate.ts'
 import { measure, median, type Result, type Scenario } from './bench/measure.ts'
 import { countingProxy, type PgCounter } from './bench/pg-counter.ts'
 import { seedPets, seedPostgresPets } from './bench/seed.ts'
+import { percentile, startBenchReceiver, steadyPosts, type BenchReceiver } from './bench/webhooks.ts'
 import { npmStart, spawnServer, type ServerProcess } from './lib/spawn-server.ts'
 
 const { values } = parseArgs({
@@ -222,9 +225,14 @@ const pgRows: Row[] = [
   { name: 'POST /v1/pets on PostgreSQL', method: 'POST', path: () => '/v1/pets', body: newPet, peers: ['service', 'express-pg'], goal: '≥ 1× express-pg' }
 ]
 
+// Creates, their events delivered to one subscribed endpoint, beside the same creates without
+// (on SQLite, then PostgreSQL): see webhookRows.
+const webhookRow: Row = { name: 'POST /v1/pets with one subscribed webhook endpoint', method: 'POST', path: () => '/v1/pets', body: newPet, peers: [], goal: '≥ 0.75× none; lag p99 ≤ 1000 ms' }
+
 const chosen = values.only === undefined ? rows : rows.filter((row) => row.name.includes(values.only!))
 const pgChosen = values.only === undefined ? pgRows : pgRows.filter((row) => row.name.includes(values.only!))
-if (chosen.length === 0 && pgChosen.length === 0) throw new Error(`no scenario's name holds ${JSON.stringify(values.only)}`)
+const webhooksChosen = values.only === undefined || webhookRow.name.includes(values.only)
+if (chosen.length === 0 && pgChosen.length === 0 && !webhooksChosen) throw new Error(`no scenario's name holds ${JSON.stringify(values.only)}`)
 const needed = new Set(chosen.flatMap((row) => row.peers))
 // Rows measured again on the small and the large database.
 const scaling = chosen.filter((row) => row.scales === true)
@@ -237,17 +245,17 @@ const options = (size: number) => ({ seconds, connections, headers, pets: size }
  * `each` is told of every run, the warm-ups' included.
  */
 async function compare (servers: Partial<Record<string, ServerProcess>>, row: Row, names: string[], sizeOf = (_name: string) => pets,
-  each = (_name: string, _run: Result) => {}, before = (_name: string) => {}) {
+  each = (_name: string, _run: Result) => {}, before = (_name: string): void | Promise<void> => {}) {
   // One discarded second each, so all are measured after the JIT has warmed up.
   for (const name of names) {
-    before(name)
+    await before(name)
     each(name, await measure(servers[name]!.base, row, { ...options(sizeOf(name)), seconds: Math.min(1, seconds) }))
   }
   const runs: Record<string, Result[]> = Object.fromEntries(names.map((name) => [name, []]))
   for (let round = 0; round < rounds; round++) {
     const order = names.map((_, i) => names[(i + round) % names.length]!)
     for (const name of order) {
-      before(name)
+      await before(name)
       const run = await measure(servers[name]!.base, row, options(sizeOf(name)))
       each(name, run)
       runs[name]!.push(run)
@@ -302,6 +310,7 @@ let admin: pg.Client | undefined
 const pgServers: Partial<Record<Peer, ServerProcess>> = {}
 /** The servers of the events' cost rows (`--before`). */
 const costServers: Partial<Record<'service' | 'before', ServerProcess>> = {}
+const webhookServers: Partial<Record<'subscribed' | 'none', ServerProcess>> = {}
 const counters: PgCounter[] = []
 const EXPRESS_PG = 'scripts/bench/express-pg.ts'
 /** Requests counted on the wire, per row and server, for the round trips. */
@@ -512,7 +521,7 @@ let cleaned: Promise<void> | undefined
 /** Stops every server and drops the PostgreSQL databases; once, on success, failure or an interrupt. */
 function cleanUp (): Promise<void> {
   cleaned ??= (async () => {
-    const all = [...Object.values(servers), ...Object.values(variants), ...Object.values(scaled), ...Object.values(pgServers), ...Object.values(costServers)]
+    const all = [...Object.values(servers), ...Object.values(variants), ...Object.values(scaled), ...Object.values(pgServers), ...Object.values(costServers), ...Object.values(webhookServers)]
     for (const server of all) server.child.kill('SIGTERM')
     // Their connections must be gone before their databases: `with (force)` ends any left.
     for (const counter of counters) await counter.close()
@@ -584,6 +593,82 @@ async function eventCost (beforeDir: string): Promise<void> {
   costServers.service = await start(BUILT_SERVER, { DATABASE_URL: serviceDb.url })
   costServers.before = await start(beforeScript, { DATABASE_URL: beforeDb.url })
   await measureBoth(costRows(' on PostgreSQL'))
+}
+
+/** The steady create rate at which the delivery lag is measured. */
+const STEADY_RATE = 500
+
+/**
+ * What one subscribed endpoint costs the creates, and how fast their events reach it: the
+ * creates measured on a service with an endpoint subscribed to every event, delivering to a
+ * fast receiver in this process, beside the same service without one (each on a database
+ * of its own); the deliveries a second during the subscribed runs; then the lag from each
+ * event's commit to its receipt, p50 and p99, at a steady 500 creates a second, once the
+ * backlog of the runs is delivered.
+ */
+async function webhookRows (): Promise<void> {
+  console.log(`\n| writes, their events delivered to one webhook endpoint | creates/s, subscribed | creates/s, none | subscribed / none | deliveries/s (a run's events, its start to the last received) | lag p50 / p99 ms at ${STEADY_RATE} creates/s | goal |`)
+  console.log('|---|---|---|---|---|---|---|')
+  await measureWebhooks('', { subscribed: await serviceDatabase('webhooks-subscribed', 0), none: await serviceDatabase('webhooks-none', 0) })
+  const opened = admin ?? await openAdmin()
+  if (typeof opened === 'string') {
+    console.log(`\nPostgreSQL rows of the webhooks skipped: ${opened}`)
+    return
+  }
+  admin = opened
+  const urls = { subscribed: (await servicePgDatabase('webhooks_subscribed')).url, none: (await servicePgDatabase('webhooks_none')).url }
+  await measureWebhooks(' on PostgreSQL', urls)
+}
+
+async function measureWebhooks (suffix: string, urls: Record<'subscribed' | 'none', string>): Promise<void> {
+  const receiver = await startBenchReceiver()
+  const env = { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' }
+  webhookServers.subscribed = await start(BUILT_SERVER, { DATABASE_URL: urls.subscribed, ...env })
+  webhookServers.none = await start(BUILT_SERVER, { DATABASE_URL: urls.none, ...env })
+  const subscribed = webhookServers.subscribed.base
+  const added = await fetch(`${subscribed}/v1/webhook-endpoints`, {
+    method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url, events: ['*'] })
+  })
+  if (added.status !== 201) throw new Error(`could not subscribe the receiver: ${added.status} ${await added.text()}`)
+  // Each run starts once the deliveries of the one before are made: a backlog delivered
+  // during the other server's run would take its core. The deliveries a second of a run
+  // count from its start to the last delivery of its events.
+  let began = 0
+  let countAtStart = 0
+  let measuring = false
+  const deliveryRates: number[] = []
+  const settle = async () => {
+    await drained(receiver)
+    if (measuring) deliveryRates.push((receiver.count - countAtStart) * 1000 / (receiver.received.at(-1)!.at - began))
+    measuring = false
+  }
+  const runs = await compare(webhookServers, { ...webhookRow, name: `${webhookRow.name}${suffix}` }, ['subscribed', 'none'], undefined,
+    (name) => { measuring = name === 'subscribed' },
+    async (name) => {
+      await settle()
+      began = Date.now()
+      countAtStart = receiver.count
+    })
+  await settle()
+  const before = receiver.count
+  const paced = await steadyPosts(subscribed, '/v1/pets', newPet, headers, STEADY_RATE, seconds)
+  if (paced.failed > 0) throw new Error(`${paced.failed} of the steady creates failed`)
+  const deadline = Date.now() + 60_000
+  while (receiver.count < before + paced.sent && Date.now() < deadline) await sleep(50)
+  const lags = receiver.received.slice(before).map((delivery) => delivery.lagMs)
+  const delivered = lags.length < paced.sent ? ` (${lags.length} of ${paced.sent} delivered within a minute)` : ''
+  console.log(`| ${webhookRow.name}${suffix} | ${cell(runs.subscribed)} | ${cell(runs.none)} | ${times(runs.subscribed!, runs.none)} | ${fixed(median(deliveryRates.slice(1)))} | ` +
+    `${fixed(percentile(lags, 0.5))} / ${fixed(percentile(lags, 0.99))}${delivered} | ${webhookRow.goal ?? ''} |`)
+  for (const server of Object.values(webhookServers)) await stop(server!)
+  await receiver.close()
+}
+
+/** Resolves once the receiver has had nothing new for a second. */
+async function drained (receiver: BenchReceiver): Promise<void> {
+  for (let last = -1; receiver.count !== last;) {
+    last = receiver.count
+    await sleep(1000)
+  }
 }
 
 let finished = false
@@ -666,6 +751,7 @@ try {
 
   if (pgChosen.length > 0) await postgresRows()
   if (values.before !== undefined) await eventCost(values.before)
+  if (webhooksChosen) await webhookRows()
 
   if (values.only !== undefined) {
     if (chosen.length > 0) console.log(`\npeak RSS, MiB: ${Object.entries(rss).map(([name, mib]) => `${name} ${fixed(mib)}`).join(', ')}`)

@@ -80,7 +80,7 @@ export const DEFAULTS = {
     retryDelays: '5s,5m,30m,2h,5h,10h,14h,20h,24h',
     timeoutMs: 15_000,
     concurrency: 64,
-    endpointConcurrency: 8,
+    endpointConcurrency: 16,
     leaseMarginMs: 15_000,
     claimGapMs: 10,
     disableAfterMs: 5 * 24 * 60 * 60 * 1000,

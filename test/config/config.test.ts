@@ -37,7 +37,7 @@ t.test('defaults', async (t) => {
       retryDelaysMs: [5000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000],
       timeoutMs: 15_000,
       concurrency: 64,
-      endpointConcurrency: 8,
+      endpointConcurrency: 16,
       secretsKey: undefined,
       secretsKeyFile: undefined
     },

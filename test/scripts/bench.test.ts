@@ -24,4 +24,6 @@ t.test('the benchmark runs and reports every row', { timeout: 300_000 }, async (
   }
   t.match(stdout, /\nload generator CPU during GET \/v1\/pets\?limit=20 .*: \d+% against the service, \d+% against the ceiling/, 'the load generator\'s CPU beside the ceiling')
   t.match(stdout, /\nPostgreSQL rows skipped: PostgreSQL does not answer at /, 'the PostgreSQL rows, skipped, say why')
+  t.match(stdout, /\| POST \/v1\/pets with one subscribed webhook endpoint \| \d+ \| \d+ \| [\d.]+× \| \d+ \| \d+ \/ \d+ \|/, 'the webhook row: the creates beside those without, the deliveries a second, the lag')
+  t.match(stdout, /\nPostgreSQL rows of the webhooks skipped: PostgreSQL does not answer at /)
 })

@@ -71,10 +71,10 @@ export const DEFAULTS = {
    * Webhooks: the waits before each retry (10 attempts over about three days), how long an
    * attempt may take, how many attempts are under way at once in all and per endpoint (so a
    * slow endpoint holds only its own share); how long a claim on a delivery lasts beyond
-   * the attempt's timeout (then another instance may take it over); the least time between
-   * two claims of due deliveries in a row, under a flow of writes; how long an endpoint
-   * may fail every delivery before it is disabled; how often due deliveries are looked for
-   * besides after writes.
+   * the attempt's timeout (then another instance may take it over); under a flow of writes,
+   * the least time between two looks for due deliveries while none are found; how long an
+   * endpoint may fail every delivery before it is disabled; how often due deliveries are
+   * looked for besides after writes.
    */
   webhooks: {
     retryDelays: '5s,5m,30m,2h,5h,10h,14h,20h,24h',

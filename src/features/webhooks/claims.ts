@@ -16,7 +16,7 @@
  * a slow endpoint's backlog never takes the places of the others', nor makes a claim
  * longer.
  */
-import { sql, type Kysely } from 'kysely'
+import { sql, type Kysely, type RawBuilder } from 'kysely'
 import { isPostgres } from '../../database/connect.ts'
 import { inTransaction, write } from '../../database/group-commit.ts'
 import { prepare } from '../../database/prepared.ts'
@@ -51,9 +51,14 @@ export interface Claimed {
 
 type ClaimValues = { now: string, until: string, limit: number, perEndpoint: number, slots: string }
 
-// An endpoint's oldest due deliveries, by the (endpoint_id, next_attempt_at) index of the
-// pending rows: what a claim may take of each endpoint, whatever the others' backlogs.
-const DUE = sql`d.outcome = 'pending' and (d.lease_until is null or d.lease_until < `
+/**
+ * Whether delivery `d` is due at `now`: pending, its time come, no live lease. Read through
+ * the (endpoint_id, next_attempt_at) index of the pending rows, an endpoint at a time, so
+ * a claim takes each endpoint's oldest, whatever the others' backlogs.
+ */
+function due (now: unknown): RawBuilder<boolean> {
+  return sql<boolean>`d.outcome = 'pending' and d.next_attempt_at <= ${now} and (d.lease_until is null or d.lease_until < ${now})`
+}
 
 /**
  * PostgreSQL, one statement: each enabled endpoint's oldest due deliveries, up to its free
@@ -67,7 +72,7 @@ const claimOnPostgres = prepare<ClaimValues, { id: Id }>((db, param) => ({
       select due.id from webhook_endpoints e
       cross join lateral (
         select d.id, d.next_attempt_at from webhook_deliveries d join events ev on ev.id = d.event_id
-        where d.endpoint_id = e.id and d.next_attempt_at <= ${param('now')} and ${DUE}${param('now')}) and ev.sequence is not null
+        where d.endpoint_id = e.id and ${due(param('now'))} and ev.sequence is not null
         order by d.next_attempt_at
         limit coalesce(cast(cast(${param('slots')} as jsonb) ->> cast(e.id as text) as integer), ${param('perEndpoint')})
       ) due
@@ -85,7 +90,7 @@ const enabledEndpoints = prepare<Record<string, never>, { id: Id }>((db) =>
 
 const dueOfEndpoint = prepare<{ endpointId: Id, now: string, limit: number }, { id: Id, next_attempt_at: string }>((db, param) => ({
   compile: () => sql<{ id: Id, next_attempt_at: string }>`select d.id, d.next_attempt_at from webhook_deliveries d
-    where d.endpoint_id = ${param('endpointId')} and d.next_attempt_at <= ${param('now')} and ${DUE}${param('now')})
+    where d.endpoint_id = ${param('endpointId')} and ${due(param('now'))}
     order by d.next_attempt_at limit ${param('limit')}`.compile(db)
 }))
 

@@ -10,6 +10,8 @@ import type { Test } from 'tap'
 export interface Received {
   headers: IncomingHttpHeaders
   body: string
+  /** The sender's port: the same for requests on one connection. */
+  port: number
 }
 
 export type Answer = { status: number, headers?: Record<string, string> } | 'hang'
@@ -29,7 +31,7 @@ export async function startReceiver (t: Test, answer: Answer = { status: 204 }, 
     request.setEncoding('utf8')
     request.on('data', (chunk: string) => { body += chunk })
     request.on('end', () => {
-      receiver.received.push({ headers: request.headers, body })
+      receiver.received.push({ headers: request.headers, body, port: request.socket.remotePort! })
       const now = receiver.answer
       if (now === 'hang') {
         held.add(response)

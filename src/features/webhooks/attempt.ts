@@ -5,15 +5,16 @@
  * - Success is a 2xx within the timeout, and nothing else: a redirect is not followed (a
  *   3xx fails as `redirect`), a 410 says the endpoint is gone, a 429 or 503 may say when
  *   to come back (`Retry-After`, in seconds or as a date).
- * - The answer's status decides, as soon as its headers come; its body is not read (never
- *   more than came with the headers, well under 64 KiB), so a receiver cannot make the
- *   service hold or wait for more.
+ * - The answer's status decides, as soon as its headers come; nothing waits for its body.
+ *   Through a pool of connections (`ConnectionPools`), at most 64 KiB of the body is read,
+ *   within the attempt's timeout, to give the connection back; past either, it is closed.
+ *   Without one, the connection is the attempt's own, closed at once.
  * - The address actually connected is checked again (./addresses.ts): the host is resolved
  *   here, and only an allowed address is connected, so a name that now points inside the
  *   network fails as `address_not_allowed` before any byte is sent.
  */
-import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http'
-import { request as httpsRequest } from 'node:https'
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http'
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { LookupFunction } from 'node:net'
 import ipaddr from 'ipaddr.js'
 import { hostOf, mayConnect, systemLookup, type Lookup, type Network } from './addresses.ts'
@@ -41,6 +42,53 @@ export interface AttemptOptions {
   now?: () => number
   /** Ends the attempt at once (the service stopping): it fails as `network`. */
   signal?: AbortSignal
+  /** Connections kept for each origin and address (`ConnectionPools`); none: a connection of its own. */
+  pools?: ConnectionPools
+}
+
+/** At most this much of an answer is read, to give its connection back to its pool. */
+const MAX_ANSWER_BYTES = 64 * 1024
+
+/**
+ * Keep-alive connections to each origin (scheme, host and port) at each of its addresses,
+ * at most `perOrigin` of them: most deliveries then cost no connection of their own. The
+ * host is resolved again at every attempt, and only a connection to an allowed address it
+ * resolves to now is used, so a name that now points inside the network gets nothing,
+ * kept connection or not. One idle for `idleMs` is closed.
+ */
+export class ConnectionPools {
+  readonly #agents = new Map<string, HttpAgent>()
+
+  constructor (private readonly perOrigin: number, private readonly idleMs = 30_000) {}
+
+  for (url: URL, address: string): HttpAgent {
+    const key = `${url.origin} ${address}`
+    let agent = this.#agents.get(key)
+    if (agent === undefined) {
+      const options = { keepAlive: true, maxSockets: this.perOrigin, maxFreeSockets: this.perOrigin, timeout: this.idleMs, scheduling: 'lifo' as const }
+      agent = url.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options)
+      this.#agents.set(key, agent)
+    }
+    return agent
+  }
+
+  /** Closes every connection. */
+  close (): void {
+    for (const agent of this.#agents.values()) agent.destroy()
+    this.#agents.clear()
+  }
+}
+
+/** Reads what is left of an answer, at most MAX_ANSWER_BYTES within `withinMs`, so that its connection goes back to its pool; closes it otherwise. */
+function drain (response: IncomingMessage, withinMs: number): void {
+  let read = 0
+  const stop = setTimeout(() => response.destroy(), Math.max(0, withinMs))
+  response.on('data', (chunk: Buffer) => {
+    read += chunk.length
+    if (read > MAX_ANSWER_BYTES) response.destroy()
+  })
+  response.on('close', () => clearTimeout(stop))
+  response.on('error', () => {})
 }
 
 class Refused extends Error {
@@ -90,13 +138,25 @@ export async function attemptDelivery (url: URL, headers: Record<string, string>
   if (ipaddr.isValid(host) && !mayConnect(host, url.protocol, options.allowed)) return done({ succeeded: false, error: 'address_not_allowed' })
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return done({ succeeded: false, error: 'address_not_allowed' })
 
+  const lookup = options.lookup ?? systemLookup
+  let connect = { lookup: checkedLookup(url.protocol, options.allowed, lookup), agent: false as HttpAgent | false }
+  if (options.pools !== undefined) {
+    // Resolved here, to use only a kept connection to an address the host has now.
+    let address = ipaddr.isValid(host) ? host : undefined
+    if (address === undefined) {
+      const resolved = await lookup(host).then((addresses) => addresses, (error: NodeJS.ErrnoException) => error)
+      if (resolved instanceof Error) return done({ succeeded: false, error: classify(resolved) })
+      address = resolved.find((candidate) => mayConnect(candidate, url.protocol, options.allowed))
+      if (address === undefined) return done({ succeeded: false, error: 'address_not_allowed' })
+    }
+    const at = address
+    connect = { lookup: checkedLookup(url.protocol, options.allowed, async () => [at]), agent: options.pools.for(url, at) }
+  }
   const payload = Buffer.from(body)
   const requestOptions: RequestOptions = {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json', 'content-length': payload.length, 'user-agent': 'petstore-webhooks/1' },
-    lookup: checkedLookup(url.protocol, options.allowed, options.lookup ?? systemLookup),
-    // A connection of its own each time: no pool to hold sockets to a slow receiver.
-    agent: false,
+    ...connect,
     timeout: options.timeoutMs
   }
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest
@@ -110,11 +170,11 @@ export async function attemptDelivery (url: URL, headers: Record<string, string>
       resolve(done(result))
     }
     const request = send(url, requestOptions, (response: IncomingMessage) => {
-      // The status decides; the answer's body is not read (so never more than what came
-      // with its headers), and the connection, its own, is closed.
+      // The status decides; the body is drained for a pooled connection, else closed.
       const status = response.statusCode ?? 0
       const after = status === 429 || status === 503 ? retryAfterMs(response.headers['retry-after'], now()) : undefined
-      response.destroy()
+      if (options.pools === undefined) response.destroy()
+      else drain(response, started + options.timeoutMs - now())
       if (status >= 200 && status < 300) finish({ succeeded: true, status })
       else if (status >= 300 && status < 400) finish({ succeeded: false, status, error: 'redirect' })
       else finish({ succeeded: false, status, error: 'http_status', ...after === undefined ? {} : { retryAfterMs: after } })

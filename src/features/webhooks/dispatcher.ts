@@ -20,7 +20,7 @@ import type { Database } from '../../database/schema.ts'
 import type { EventEnvelope } from '../../contract/webhooks.ts'
 import { toEnvelope } from '../events/repository.ts'
 import type { Network, Lookup } from './addresses.ts'
-import { attemptDelivery, type AttemptResult } from './attempt.ts'
+import { attemptDelivery, ConnectionPools, type AttemptResult } from './attempt.ts'
 import { claimDue, recordFailure, recordSuccesses, releaseClaims, type Claimed, type Outcome } from './claims.ts'
 import { retryDelay } from './retries.ts'
 import { openSecret } from './sealing.ts'
@@ -34,7 +34,7 @@ export interface DispatcherOptions {
   lookup?: Lookup
   concurrency: number
   endpointConcurrency: number
-  /** The least time between two claims in a row. */
+  /** The least time between two looks for due deliveries in a row, while none are found. */
   claimGapMs: number
   /** How long a claim outlives its attempt's timeout. */
   leaseMarginMs: number
@@ -90,9 +90,11 @@ export class Dispatcher {
   #attempts = new Set<Promise<void>>()
   readonly #abort = new AbortController()
   readonly #successes: Batches<Outcome>
+  readonly #pools: ConnectionPools
 
   constructor (private readonly db: Kysely<Database>, private readonly options: DispatcherOptions) {
     this.#successes = new Batches((outcomes) => recordSuccesses(db, outcomes))
+    this.#pools = new ConnectionPools(options.endpointConcurrency)
   }
 
   /** Deliveries may be due: a claim soon. */
@@ -103,11 +105,6 @@ export class Dispatcher {
       return
     }
     this.#running = this.#run().finally(() => { this.#running = undefined })
-  }
-
-  /** Attempts under way here. */
-  get inFlight (): number {
-    return this.#inFlight.size
   }
 
   /** Resolves once no claim runs and no attempt is under way (what a test waits for). */
@@ -125,6 +122,7 @@ export class Dispatcher {
     const unfinished = [...this.#inFlight.values()].map((claimed) => claimed.id)
     this.#abort.abort()
     await Promise.all([...this.#attempts])
+    this.#pools.close()
     await releaseClaims(this.db, unfinished).catch((error: unknown) => {
       this.options.log.warn({ err: error }, 'could not let the webhook deliveries under way go; another instance takes them once their claims pass')
     })
@@ -200,6 +198,7 @@ export class Dispatcher {
     const attemptedAt = new Date()
     const headers = webhookHeaders(delivery.secrets.map((sealed) => openSecret(key, sealed)), delivery.event.id, attemptedAt, body)
     const result = await attemptDelivery(new URL(delivery.url), headers, body, {
+      pools: this.#pools,
       timeoutMs: this.options.timeoutMs,
       allowed: this.options.allowedNetworks,
       lookup: this.options.lookup,

@@ -85,6 +85,16 @@ t.test('every event an endpoint selects is delivered, signed, the body the feed\
   }
 })
 
+t.test('deliveries to an endpoint share a few kept connections', async (t) => {
+  const app = await service(t, { endpointConcurrency: 2 })
+  const receiver = await startReceiver(t)
+  await subscribe(app, receiver.url)
+  for (let i = 0; i < 12; i++) await addPet(app, `Pet ${i}`)
+  await until(() => receiver.received.length === 12, 'the deliveries')
+  const connections = new Set(receiver.received.map(({ port }) => port)).size
+  t.ok(connections <= 2, `12 deliveries on ${connections} connections, at most the endpoint's 2 places`)
+})
+
 t.test('a failed delivery is tried again, with the same webhook-id, each attempt in the log', async (t) => {
   const app = await service(t)
   const receiver = await startReceiver(t, { status: 500 })

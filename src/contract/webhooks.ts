@@ -76,15 +76,21 @@ export function eventProblems (document: ApiDocument, emitted: EmittedEvents): s
   return problems
 }
 
+/** Every type of the event type's resource: `pet.*` for `pet.created`. */
+export function resourceSelection (type: string): string {
+  return `${type.slice(0, type.indexOf('.') + 1)}*`
+}
+
 /** What an endpoint may select among `types`: each type, every type of a resource (`pet.*`), every type (`*`). */
 export function eventSelections (types: readonly string[]): string[] {
-  const prefixes = new Set(types.filter((type) => type.includes('.')).map((type) => `${type.slice(0, type.indexOf('.'))}.*`))
+  const prefixes = new Set(types.filter((type) => type.includes('.')).map(resourceSelection))
   return [...types, ...prefixes, '*']
 }
 
 /** Whether an event of `type` is among `selections` (see `eventSelections`). */
 export function selects (selections: readonly string[], type: string): boolean {
-  return selections.some((selection) => selection === type || selection === '*' || (selection.endsWith('.*') && type.startsWith(selection.slice(0, -1))))
+  const resource = resourceSelection(type)
+  return selections.some((selection) => selection === type || selection === '*' || selection === resource)
 }
 
 /** An event as it is serialized: the envelope's fields, `previous` where the type carries it. */

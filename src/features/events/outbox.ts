@@ -15,7 +15,8 @@ import { sql, type Kysely, type RawBuilder } from 'kysely'
 import { stringify } from 'lossless-json'
 import { prepare, type Param, type PreparedQuery } from '../../database/prepared.ts'
 import type { Database } from '../../database/schema.ts'
-import { recordDeliveries, resourceSelection, type CreatedDeliveryValues } from '../webhooks/subscribers.ts'
+import { resourceSelection } from '../../contract/webhooks.ts'
+import { recordDeliveries, type CreatedDeliveryValues } from '../webhooks/subscribers.ts'
 import type { EventType } from './types.ts'
 
 export interface NewEvent {

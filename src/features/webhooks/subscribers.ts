@@ -11,6 +11,7 @@
  * nothing.
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely'
+import { resourceSelection } from '../../contract/webhooks.ts'
 import { prepare, type Param, type PreparedQuery } from '../../database/prepared.ts'
 import type { Database } from '../../database/schema.ts'
 
@@ -19,11 +20,6 @@ export interface DeliveredEvent {
   id: string
   type: string
   occurredAt: string
-}
-
-/** Every type of the event's resource: `pet.*` for `pet.created`. */
-export function resourceSelection (type: string): string {
-  return `${type.slice(0, type.indexOf('.') + 1)}*`
 }
 
 /** The rows of one event's deliveries, as a select; `distinct`, as an endpoint may select a type twice (`pet.created` and `pet.*`). */

@@ -28,6 +28,7 @@ export interface Events {
   occurred_at: string;
   previous: string | null;
   sequence: Generated<Int64>;
+  trace_context: string | null;
   transaction_id: Int64 | null;
   type: string;
 }

@@ -13,6 +13,7 @@ import * as m20261124000100_key_scopes_and_expiry from '../migrations/2026112400
 import * as m20261126000000_create_events from '../migrations/20261126000000_create_events.ts'
 import * as m20261127000000_index_numbered_events_only from '../migrations/20261127000000_index_numbered_events_only.ts'
 import * as m20261128000000_create_webhooks from '../migrations/20261128000000_create_webhooks.ts'
+import * as m20261129000000_add_event_trace_context from '../migrations/20261129000000_add_event_trace_context.ts'
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '20261122000000_create_pets': m20261122000000_create_pets,
@@ -24,5 +25,6 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '20261124000100_key_scopes_and_expiry': m20261124000100_key_scopes_and_expiry,
   '20261126000000_create_events': m20261126000000_create_events,
   '20261127000000_index_numbered_events_only': m20261127000000_index_numbered_events_only,
-  '20261128000000_create_webhooks': m20261128000000_create_webhooks
+  '20261128000000_create_webhooks': m20261128000000_create_webhooks,
+  '20261129000000_add_event_trace_context': m20261129000000_add_event_trace_context
 }

@@ -20,5 +20,8 @@ try {
   process.exit(1)
 }
 
+// Tracing, when the OTEL_* variables ask for it, starts before the service loads, so that its
+// instrumentations see the modules they patch (src/tracing/preload.ts); otherwise it loads nothing.
+await import(new URL('../dist/src/tracing/preload.js', import.meta.url).href)
 // A computed specifier: the bundle is no module for tsc to check.
 await import(new URL('../dist/server.js', import.meta.url).href)

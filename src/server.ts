@@ -9,6 +9,7 @@ import { TurnBatchedDestination } from './config/log-destination.ts'
 import { startMetricsServer, type MetricsServer } from './features/metrics/server.ts'
 import { closeGracefully } from './http/graceful-shutdown.ts'
 import { startFailure } from './config/start-failure.ts'
+import { flushTraces } from './tracing/flush.ts'
 
 let config: Config
 try {
@@ -28,7 +29,7 @@ function cannotStart (portSetting: string) {
 
 // JSON lines to standard output, a turn of the event loop's lines at a time; pino-pretty,
 // for a person at a terminal, writes from a worker of its own.
-const logOptions = loggerOptions(config.log)
+const logOptions = loggerOptions(config.log, process.stdout.isTTY === true, config.tracing)
 const logger = 'transport' in logOptions ? logOptions : { ...logOptions, stream: new TurnBatchedDestination(1) }
 
 const app = await buildApp({
@@ -45,7 +46,8 @@ const app = await buildApp({
   metrics: config.metricsPort !== undefined,
   responseCacheBytes: config.responseCacheBytes,
   events: config.events,
-  webhooks: config.webhooks
+  webhooks: config.webhooks,
+  tracing: config.tracing
 }).catch(cannotStart('PORT'))
 
 // SIGTERM or SIGINT: stop accepting connections, let in-flight requests finish (new ones
@@ -56,6 +58,8 @@ const app = await buildApp({
 let metricsServer: MetricsServer | undefined
 closeGracefully(config.timeouts.shutdownGraceMs, app.log, async () => {
   await Promise.all([metricsServer?.close(), app.close()])
+  // Tracing's last spans (the requests just drained) before the process ends.
+  await flushTraces().catch((error: unknown) => app.log.warn({ err: error }, 'could not send the last spans'))
 })
 
 const address = await app.listen({ port: config.port, host: config.host }).catch(cannotStart('PORT'))

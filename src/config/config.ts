@@ -7,6 +7,7 @@ import { DEFAULTS } from './defaults.ts'
 import { parseNetworks, type Network } from '../features/webhooks/addresses.ts'
 import { parseRetryDelays } from '../features/webhooks/retries.ts'
 import { secretsKeyFromText } from '../features/webhooks/sealing.ts'
+import { tracingRequested } from '../tracing/settings.ts'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -148,6 +149,8 @@ export interface Config {
   metricsHost: string
   /** Not from the environment: how long the metrics listener keeps an idle connection. */
   metricsKeepAliveMs: number
+  /** Whether the standard OTEL_* variables ask for traces (src/tracing/settings.ts). */
+  tracing: boolean
 }
 
 export interface WebhookSettings {
@@ -250,6 +253,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort: parsed.METRICS_PORT,
     metricsHost: parsed.METRICS_HOST,
     metricsKeepAliveMs: DEFAULTS.metricsKeepAliveMs,
+    tracing: tracingRequested(env),
     responseCacheBytes: Math.round(parsed.RESPONSE_CACHE_MB * 2 ** 20),
     events: { retentionDays: parsed.EVENT_RETENTION_DAYS, maxWaiting: parsed.EVENT_WAIT_MAX_READERS },
     webhooks: {

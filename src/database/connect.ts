@@ -44,6 +44,8 @@ export interface DatabaseSettings {
   blockingWaitMs: number
   /** SQLite: how often the WAL is checked, and checkpointed once writes have paused a whole interval. */
   idleCheckpointMs: number
+  /** SQLite: each statement a span (tracing on); PostgreSQL's come from its instrumentation. */
+  traced?: boolean
 }
 
 export interface DatabaseOptions extends DatabaseSettings {
@@ -100,7 +102,8 @@ function connectSqlite (options: DatabaseOptions): Kysely<Database> {
     lockTimeoutMs: options.lockTimeoutMs,
     blockingWaitMs: options.blockingWaitMs,
     idleCheckpointMs: options.idleCheckpointMs,
-    onQuery: options.onQuery
+    onQuery: options.onQuery,
+    traced: options.traced
   })
   watchDataVersion(db, sqlite)
   groupCommits(db, () => sqlite.inTransaction)

@@ -20,6 +20,7 @@
  */
 import { sql, type Kysely } from 'kysely'
 import type { Database } from './schema.ts'
+import { inCallersContext } from '../tracing/trace-context.ts'
 
 type Work<T> = (db: Kysely<Database>) => Promise<T>
 interface Pending { work: Work<unknown>, resolve: (value: unknown) => void, reject: (error: unknown) => void }
@@ -60,7 +61,8 @@ class Batcher {
 
   add<T> (work: Work<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const first = this.#pending.push({ work, resolve: resolve as (value: unknown) => void, reject }) === 1
+      // Each write runs in its own caller's trace, whichever request's turn runs the group.
+      const first = this.#pending.push({ work: inCallersContext(work), resolve: resolve as (value: unknown) => void, reject }) === 1
       // #commit settles every promise of its batch and never rejects itself.
       if (first) setImmediate(() => this.#commit())
     })

@@ -23,6 +23,7 @@ import type pg from 'pg'
 import type { PostgresPool, PostgresPoolClient } from 'kysely'
 import { STALE_STATEMENT } from './errors.ts'
 import { statementName } from './prepared.ts'
+import { requireDriver } from '../tracing/require-driver.ts'
 
 export interface PostgresOptions {
   url: string
@@ -39,7 +40,7 @@ export interface PostgresOptions {
 const CLIENT_MARGIN_MS = 1000
 
 export async function openPostgresPool (options: PostgresOptions): Promise<{ pool: pg.Pool, guarded: PostgresPool }> {
-  const { default: pg } = await import('pg')
+  const pg = requireDriver<typeof import('pg').default>('pg')
   // int8 columns come back as strings (pg's default), so ids beyond 2^53 are never rounded.
   const pool = new pg.Pool({
     connectionString: options.url,

@@ -19,9 +19,10 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import SQLite from 'better-sqlite3'
-import { CompiledQuery, Kysely, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type Logger } from 'kysely'
+import { CompiledQuery, Kysely, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type Logger, type SqliteStatement } from 'kysely'
 import { isLockHeld } from './errors.ts'
 import type { Database } from './schema.ts'
+import { tracedStatement } from '../tracing/sqlite-spans.ts'
 
 export interface SqliteOptions {
   path: string
@@ -38,6 +39,8 @@ export interface SqliteOptions {
   /** How often the WAL is considered for a checkpoint: one when no write came in a whole interval. */
   idleCheckpointMs: number
   onQuery?: Logger
+  /** Each statement a span of the trace it runs in (tracing on). */
+  traced?: boolean
 }
 
 class ImmediateDriver extends SqliteDriver {
@@ -129,7 +132,7 @@ export function openSqlite (options: SqliteOptions): SqliteDatabase {
   sqlite.pragma('temp_store = memory')
   // Integers come back as BigInt, so ids beyond 2^53 are never rounded on read.
   sqlite.defaultSafeIntegers(true)
-  const database = cachingStatements(sqlite)
+  const database = cachingStatements(sqlite, options.traced === true)
   const dialect = new (class extends SqliteDialect {
     override createDriver (): Driver { return new ImmediateDriver(sqlite, database, options) }
   })({ database })
@@ -141,15 +144,15 @@ export function openSqlite (options: SqliteOptions): SqliteDatabase {
  * so each is prepared once and reused. The cache is bounded in case a caller builds SQL
  * with inline values.
  */
-function cachingStatements (sqlite: SQLite.Database, max = 256) {
-  const statements = new Map<string, SQLite.Statement>()
+function cachingStatements (sqlite: SQLite.Database, traced: boolean, max = 256) {
+  const statements = new Map<string, SqliteStatement>()
   return {
     close: () => sqlite.close(),
     prepare (sql: string) {
       let statement = statements.get(sql)
       if (statement === undefined) {
         if (statements.size >= max) statements.clear()
-        statement = sqlite.prepare(sql)
+        statement = traced ? tracedStatement(sqlite.prepare(sql), sql) : sqlite.prepare(sql)
         statements.set(sql, statement)
       }
       return statement

@@ -42,7 +42,8 @@ t.test('defaults', async (t) => {
       secretsKeyFile: undefined
     },
     metricsHost: '127.0.0.1',
-    metricsKeepAliveMs: 5000
+    metricsKeepAliveMs: 5000,
+    tracing: false
   })
 })
 
@@ -142,7 +143,8 @@ t.test('values from the environment', async (t) => {
       secretsKeyFile: '/run/secrets/petstore-webhooks.key'
     },
     metricsHost: '10.0.0.5',
-    metricsKeepAliveMs: 5000
+    metricsKeepAliveMs: 5000,
+    tracing: false
   })
 
   t.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true)

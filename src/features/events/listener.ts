@@ -6,6 +6,7 @@
  */
 import type pg from 'pg'
 import { EVENTS_CHANNEL } from './sequencer.ts'
+import { requireDriver } from '../../tracing/require-driver.ts'
 
 const RECONNECT_MS = 1000
 
@@ -21,7 +22,7 @@ export function listenForEvents (pool: pg.Pool, heard: () => void, failed: (erro
   const noDriver = (error: Error) => failed(error)
 
   async function attempt (): Promise<void> {
-    const { default: pg } = await import('pg')
+    const pg = requireDriver<typeof import('pg').default>('pg')
     const options = pool.options
     const next = new pg.Client({
       connectionString: options.connectionString,

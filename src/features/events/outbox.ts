@@ -17,6 +17,7 @@ import { prepare, type Param, type PreparedQuery } from '../../database/prepared
 import type { Database } from '../../database/schema.ts'
 import { resourceSelection } from '../../contract/webhooks.ts'
 import { recordDeliveries, type CreatedDeliveryValues } from '../webhooks/subscribers.ts'
+import { activeTraceparent } from '../../tracing/trace-context.ts'
 import type { EventType } from './types.ts'
 
 export interface NewEvent {
@@ -41,7 +42,8 @@ function insertOf (count: number): PreparedQuery<Record<string, string | null>, 
         type: param(`type${i}`),
         occurred_at: param(`occurredAt${i}`),
         data: param(`data${i}`),
-        previous: param(`previous${i}`)
+        previous: param(`previous${i}`),
+        trace_context: param('traceContext')
       }))))
     insertEvents.set(count, insert)
   }
@@ -75,7 +77,7 @@ export function newEventId (): string {
 export async function recordEvents (db: Kysely<Database>, events: readonly NewEvent[]): Promise<void> {
   if (events.length === 0) return
   const occurredAt = new Date().toISOString()
-  const values: Record<string, string | null> = {}
+  const values: Record<string, string | null> = { traceContext: activeTraceparent() }
   const written = events.map((event, i) => {
     const id = newEventId()
     values[`id${i}`] = id
@@ -95,6 +97,7 @@ export type CreatedEventValues = {
   eventType: string
   occurredAt: string
   eventFields: string
+  traceContext: string | null
 } & CreatedDeliveryValues
 
 /**
@@ -111,7 +114,8 @@ export function createdEvent (type: EventType, data: object): CreatedEventValues
     eventType: type,
     eventSelection: resourceSelection(type),
     occurredAt: new Date().toISOString(),
-    eventFields: json === '{}' ? '}' : `,${json.slice(1)}`
+    eventFields: json === '{}' ? '}' : `,${json.slice(1)}`,
+    traceContext: activeTraceparent()
   }
 }
 
@@ -127,8 +131,8 @@ export function createdEvent (type: EventType, data: object): CreatedEventValues
  */
 export function recordCreated (param: Param<CreatedEventValues>): RawBuilder<never> {
   // In parentheses: Kysely adds none around a raw `with`.
-  return sql<never>`(insert into events (id, type, occurred_at, data)
-    select ${param('eventId')}, ${param('eventType')}, ${param('occurredAt')}, '{"id":' || cast(created.id as text) || ${param('eventFields')}
+  return sql<never>`(insert into events (id, type, occurred_at, data, trace_context)
+    select ${param('eventId')}, ${param('eventType')}, ${param('occurredAt')}, '{"id":' || cast(created.id as text) || ${param('eventFields')}, ${param('traceContext')}
     from created)`
 }
 

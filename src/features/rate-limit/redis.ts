@@ -12,6 +12,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Redis } from 'ioredis'
+import { requireDriver } from '../../tracing/require-driver.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -48,7 +49,7 @@ export default fp(async function redis (app: FastifyInstance, options: RedisOpti
   let closing = false
   let failing = false
   let lastError: Error | undefined
-  const { Redis } = await import('ioredis')
+  const { Redis } = requireDriver<typeof import('ioredis')>('ioredis')
   const client = new Redis(options.url, {
     lazyConnect: true,
     enableOfflineQueue: false,

@@ -19,6 +19,9 @@ import type { LookupFunction } from 'node:net'
 import ipaddr from 'ipaddr.js'
 import { hostOf, mayConnect, systemLookup, type Lookup, type Network } from './addresses.ts'
 
+/** Says who sends a delivery; tracing also tells attempts apart by it (src/tracing/sdk.ts). */
+export const WEBHOOK_USER_AGENT = 'petstore-webhooks/1'
+
 export type AttemptError =
   | 'timeout' | 'connection_refused' | 'connection_reset' | 'dns' | 'tls' | 'network'
   | 'address_not_allowed' | 'redirect' | 'http_status'
@@ -155,7 +158,7 @@ export async function attemptDelivery (url: URL, headers: Record<string, string>
   const payload = Buffer.from(body)
   const requestOptions: RequestOptions = {
     method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json', 'content-length': payload.length, 'user-agent': 'petstore-webhooks/1' },
+    headers: { ...headers, 'content-type': 'application/json', 'content-length': payload.length, 'user-agent': WEBHOOK_USER_AGENT },
     ...connect,
     timeout: options.timeoutMs
   }

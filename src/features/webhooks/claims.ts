@@ -133,7 +133,7 @@ export async function claimDue (db: Kysely<Database>, query: ClaimQuery): Promis
     .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
     .select([
       'd.id', 'd.endpoint_id', 'd.attempt', 'd.first_attempt',
-      'ev.id as event_id', 'ev.type', 'ev.occurred_at', 'ev.sequence', 'ev.data', 'ev.previous',
+      'ev.id as event_id', 'ev.type', 'ev.occurred_at', 'ev.sequence', 'ev.data', 'ev.previous', 'ev.trace_context',
       'e.url', 'e.secret', 'e.previous_secret', 'e.previous_secret_expires_at'
     ])
     .where('d.id', 'in', claimed)
@@ -145,7 +145,7 @@ export async function claimDue (db: Kysely<Database>, query: ClaimQuery): Promis
     endpointId: toApiInt(row.endpoint_id),
     attempt: Number(row.attempt),
     firstAttempt: Number(row.first_attempt),
-    event: { id: row.event_id, type: row.type, occurred_at: row.occurred_at, sequence: row.sequence, data: row.data, previous: row.previous } as EventRow,
+    event: { id: row.event_id, type: row.type, occurred_at: row.occurred_at, sequence: row.sequence, data: row.data, previous: row.previous, trace_context: row.trace_context } as EventRow,
     url: row.url,
     secrets: row.previous_secret !== null && row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now
       ? [row.secret, row.previous_secret]

@@ -26,6 +26,7 @@ import { retryDelay } from './retries.ts'
 import { openSecret } from './sealing.ts'
 import type { SecretsKeySource } from './secrets-key.ts'
 import { webhookHeaders } from './signature.ts'
+import { tracedAttempt } from './traced-attempt.ts'
 
 export interface DispatcherOptions {
   timeoutMs: number
@@ -197,13 +198,14 @@ export class Dispatcher {
     const body = this.options.serialize(toEnvelope(delivery.event))
     const attemptedAt = new Date()
     const headers = webhookHeaders(delivery.secrets.map((sealed) => openSecret(key, sealed)), delivery.event.id, attemptedAt, body)
-    const result = await attemptDelivery(new URL(delivery.url), headers, body, {
+    const url = new URL(delivery.url)
+    const result = await tracedAttempt(delivery, url, headers, async (headers) => attemptDelivery(url, headers, body, {
       pools: this.#pools,
       timeoutMs: this.options.timeoutMs,
       allowed: this.options.allowedNetworks,
       lookup: this.options.lookup,
       signal: this.#abort.signal
-    })
+    }))
     // Stopping: the attempt was cut short, and is made again after the restart.
     if (this.#abort.signal.aborted) return
     answered()

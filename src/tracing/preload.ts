@@ -1,0 +1,10 @@
+/**
+ * Run before the service is imported (scripts/start.js, `npm run dev`): starts tracing when
+ * the environment asks for it (./settings.ts). Otherwise it loads nothing more.
+ */
+import { tracingRequested } from './settings.ts'
+
+if (tracingRequested(process.env)) {
+  const { startTracing } = await import('./sdk.ts')
+  startTracing()
+}

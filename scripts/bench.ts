@@ -19,7 +19,7 @@
  * Also: p50/p99 latency, each server's peak RSS, the start of `npm start` on a 1M-pet
  * database, every read on 1M pets against 1k pets, and what one subscribed webhook endpoint
  * costs the creates, with the deliveries a second and the lag from commit to receipt
- * (`--only webhook` for those alone).
+ * (`--only webhook` for those alone), and what tracing costs, off and on (`--only tracing`).
  *
  * The service runs as `npm start` runs it (the build in dist/, default settings but a rate
  * limit the load never reaches, so its cost is still counted). Servers are pinned to the
@@ -31,8 +31,8 @@
  *                    [--small 1000] [--large 1000000] [--starts 3] [--unpinned]
  *                    [--only TEXT] [--before DIR] [--help]
  * `--before DIR` measures the creates, with their events, beside the same creates on the
- * service as it was before events: DIR is a checkout of it, built (`git worktree add DIR
- * fec3d11 && cd DIR && npm ci`). `--only` runs the scenarios whose name holds TEXT, against the peers they need, and
+ * service as it was before events, and the tracing rows beside it too: DIR is a checkout of
+ * an earlier service, built (`git worktree add DIR fec3d11 && cd DIR && npm ci`). `--only` runs the scenarios whose name holds TEXT, against the peers they need, and
  * their scaling rows, but no start times: a quick look while working on one path
  * (`--only "on PostgreSQL"`: the PostgreSQL rows alone).
  */
@@ -53,6 +53,7 @@ import { measure, median, type Result, type Scenario } from './bench/measure.ts'
 import { countingProxy, type PgCounter } from './bench/pg-counter.ts'
 import { seedPets, seedPostgresPets } from './bench/seed.ts'
 import { percentile, startBenchReceiver, steadyPosts, type BenchReceiver } from './bench/webhooks.ts'
+import { startOtlpSink } from './bench/otlp-sink.ts'
 import { npmStart, spawnServer, type ServerProcess } from './lib/spawn-server.ts'
 
 const { values } = parseArgs({
@@ -232,7 +233,12 @@ const webhookRow: Row = { name: 'POST /v1/pets with one subscribed webhook endpo
 const chosen = values.only === undefined ? rows : rows.filter((row) => row.name.includes(values.only!))
 const pgChosen = values.only === undefined ? pgRows : pgRows.filter((row) => row.name.includes(values.only!))
 const webhooksChosen = values.only === undefined || webhookRow.name.includes(values.only)
-if (chosen.length === 0 && pgChosen.length === 0 && !webhooksChosen) throw new Error(`no scenario's name holds ${JSON.stringify(values.only)}`)
+const tracingRows: Row[] = [
+  { name: 'GET /v1/pets?limit=20 with tracing', path: () => '/v1/pets?limit=20', peers: [], goal: 'off: within noise of before' },
+  { name: 'POST /v1/pets with tracing', method: 'POST', path: () => '/v1/pets', body: newPet, peers: [], goal: 'off: within noise of before' }
+]
+const tracingChosen = values.only === undefined ? tracingRows : tracingRows.filter((row) => row.name.includes(values.only!))
+if (chosen.length === 0 && pgChosen.length === 0 && !webhooksChosen && tracingChosen.length === 0) throw new Error(`no scenario's name holds ${JSON.stringify(values.only)}`)
 const needed = new Set(chosen.flatMap((row) => row.peers))
 // Rows measured again on the small and the large database.
 const scaling = chosen.filter((row) => row.scales === true)
@@ -311,6 +317,7 @@ const pgServers: Partial<Record<Peer, ServerProcess>> = {}
 /** The servers of the events' cost rows (`--before`). */
 const costServers: Partial<Record<'service' | 'before', ServerProcess>> = {}
 const webhookServers: Partial<Record<'subscribed' | 'none', ServerProcess>> = {}
+const tracingServers: Partial<Record<'off' | 'on' | 'before', ServerProcess>> = {}
 const counters: PgCounter[] = []
 const EXPRESS_PG = 'scripts/bench/express-pg.ts'
 /** Requests counted on the wire, per row and server, for the round trips. */
@@ -521,7 +528,7 @@ let cleaned: Promise<void> | undefined
 /** Stops every server and drops the PostgreSQL databases; once, on success, failure or an interrupt. */
 function cleanUp (): Promise<void> {
   cleaned ??= (async () => {
-    const all = [...Object.values(servers), ...Object.values(variants), ...Object.values(scaled), ...Object.values(pgServers), ...Object.values(costServers), ...Object.values(webhookServers)]
+    const all = [...Object.values(servers), ...Object.values(variants), ...Object.values(scaled), ...Object.values(pgServers), ...Object.values(costServers), ...Object.values(webhookServers), ...Object.values(tracingServers)]
     for (const server of all) server.child.kill('SIGTERM')
     // Their connections must be gone before their databases: `with (force)` ends any left.
     for (const counter of counters) await counter.close()
@@ -593,6 +600,43 @@ async function eventCost (beforeDir: string): Promise<void> {
   costServers.service = await start(BUILT_SERVER, { DATABASE_URL: serviceDb.url })
   costServers.before = await start(beforeScript, { DATABASE_URL: beforeDb.url })
   await measureBoth(costRows(' on PostgreSQL'))
+}
+
+/**
+ * What tracing costs, on SQLite: the cached listing and a create with tracing off (the
+ * default: no OTEL_* variable) and on (every request sampled, its spans sent to an OTLP
+ * sink in this process), and, with `--before`, beside the service as it was before
+ * tracing existed: what tracing off costs.
+ */
+async function tracingCost (rows: Row[]): Promise<void> {
+  const sink = await startOtlpSink()
+  const names: Array<'off' | 'on' | 'before'> = values.before === undefined ? ['off', 'on'] : ['off', 'on', 'before']
+  console.log(`\n| request, tracing off and on | off req/s | on req/s | on / off | ${values.before === undefined ? '' : 'before req/s | off / before | '}p99 off / on ms | goal |`)
+  console.log(`|---|---|---|---|${values.before === undefined ? '' : '---|---|'}---|---|`)
+  try {
+    const files = { off: await serviceDatabase('tracing-off', pets), on: await serviceDatabase('tracing-on', pets), before: join(dir, 'tracing-before.db') }
+    tracingServers.off = await start(BUILT_SERVER, { DATABASE_URL: files.off })
+    tracingServers.on = await start(BUILT_SERVER, { DATABASE_URL: files.on, OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_SERVICE_NAME: 'petstore-bench' })
+    if (values.before !== undefined) {
+      // The service before tracing makes its own tables (its migrations are not this checkout's).
+      const beforeScript = join(resolve(values.before), 'scripts/start.js')
+      await stop(await start(beforeScript, { DATABASE_URL: files.before }))
+      seedPets(files.before, pets)
+      tracingServers.before = await start(beforeScript, { DATABASE_URL: files.before })
+    }
+    for (const row of rows) {
+      const runs = await compare(tracingServers, row, names)
+      const before = values.before === undefined ? '' : `${cell(runs.before)} | ${times(runs.off!, runs.before)} | `
+      console.log(`| ${row.name} | ${cell(runs.off)} | ${cell(runs.on)} | ${times(runs.on!, runs.off)} | ${before}${fixed(p(runs.off!, 'p99'))} / ${fixed(p(runs.on!, 'p99'))} | ${row.goal ?? ''} |`)
+    }
+    // Stopped, the traced service sends the spans its batch still holds.
+    await stop(tracingServers.on!)
+    delete tracingServers.on
+    if (sink.exports === 0) throw new Error('the traced service sent no spans')
+  } finally {
+    for (const server of Object.values(tracingServers)) await stop(server!)
+    await sink.close()
+  }
 }
 
 /** The steady create rate at which the delivery lag is measured. */
@@ -752,6 +796,7 @@ try {
   if (pgChosen.length > 0) await postgresRows()
   if (values.before !== undefined) await eventCost(values.before)
   if (webhooksChosen) await webhookRows()
+  if (tracingChosen.length > 0) await tracingCost(tracingChosen)
 
   if (values.only !== undefined) {
     if (chosen.length > 0) console.log(`\npeak RSS, MiB: ${Object.entries(rss).map(([name, mib]) => `${name} ${fixed(mib)}`).join(', ')}`)

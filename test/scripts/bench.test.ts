@@ -26,4 +26,7 @@ t.test('the benchmark runs and reports every row', { timeout: 300_000 }, async (
   t.match(stdout, /\nPostgreSQL rows skipped: PostgreSQL does not answer at /, 'the PostgreSQL rows, skipped, say why')
   t.match(stdout, /\| POST \/v1\/pets with one subscribed webhook endpoint \| \d+ \| \d+ \| [\d.]+× \| \d+ \| \d+ \/ \d+ \|/, 'the webhook row: the creates beside those without, the deliveries a second, the lag')
   t.match(stdout, /\nPostgreSQL rows of the webhooks skipped: PostgreSQL does not answer at /)
+  for (const row of ['GET /v1/pets?limit=20 with tracing', 'POST /v1/pets with tracing']) {
+    t.match(stdout, new RegExp(`\\| ${row.replace(/[?/]/g, '\\$&')} \\| \\d+ \\| \\d+ \\| [\\d.]+× \\| \\d+ / \\d+ \\|`), `${row}: off, on, and on beside off`)
+  }
 })

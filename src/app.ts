@@ -70,10 +70,10 @@ export interface AppOptions {
   /** Event retention, waiting readers and polling (./config/defaults.ts). */
   events?: Partial<Omit<EventsOptions, 'document'>>
   /**
-   * Tracing is on (src/tracing/): SQLite statements become spans. The SDK, started before
-   * the app, makes the rest; tracing off, nothing here makes any.
+   * With tracing on (src/tracing/), SQLite's statements are spans. The SDK, started before
+   * the app, makes the other spans; tracing off, nothing here makes any.
    */
-  tracing?: boolean
+  traceSqliteStatements?: boolean
   /** Webhook delivery settings (./config/defaults.ts); none are needed. */
   webhooks?: Partial<Omit<WebhooksOptions, 'databaseUrl'>>
 }
@@ -128,7 +128,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     await app.register(security)
     await app.register(requireHost)
     await app.register(validation)
-    await app.register(database, { ...DEFAULTS.database, ...options.database, traced: options.tracing === true })
+    await app.register(database, { ...DEFAULTS.database, ...options.database, traced: options.traceSqliteStatements === true })
     await app.register(responseCache, { maxBytes: options.responseCacheBytes ?? DEFAULTS.responseCacheBytes })
     const document = options.document ?? apiDocument
     // The service's handlers emit its events; a fixture's handlers emit none.

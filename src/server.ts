@@ -29,7 +29,7 @@ function cannotStart (portSetting: string) {
 
 // JSON lines to standard output, a turn of the event loop's lines at a time; pino-pretty,
 // for a person at a terminal, writes from a worker of its own.
-const logOptions = loggerOptions(config.log, process.stdout.isTTY === true, config.tracing)
+const logOptions = loggerOptions(config.log, process.stdout.isTTY === true, config.tracing.enabled)
 const logger = 'transport' in logOptions ? logOptions : { ...logOptions, stream: new TurnBatchedDestination(1) }
 
 const app = await buildApp({
@@ -47,7 +47,7 @@ const app = await buildApp({
   responseCacheBytes: config.responseCacheBytes,
   events: config.events,
   webhooks: config.webhooks,
-  tracing: config.tracing
+  traceSqliteStatements: config.tracing.enabled && config.tracing.sqliteStatements
 }).catch(cannotStart('PORT'))
 
 // SIGTERM or SIGINT: stop accepting connections, let in-flight requests finish (new ones

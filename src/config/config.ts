@@ -7,7 +7,7 @@ import { DEFAULTS } from './defaults.ts'
 import { parseNetworks, type Network } from '../features/webhooks/addresses.ts'
 import { parseRetryDelays } from '../features/webhooks/retries.ts'
 import { secretsKeyFromText } from '../features/webhooks/sealing.ts'
-import { tracingRequested } from '../tracing/settings.ts'
+import { instrumentationEnabled, tracingRequested } from '../tracing/settings.ts'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -138,7 +138,7 @@ export interface Config {
   rateLimit: { perKey: number, anonymous: number }
   /**
    * Fastify's trustProxy: false; a hop count (how many proxies stand in front); the
-   * proxies' addresses or CIDRs; or true (trust any X-Forwarded-For: unsafe, see the README).
+   * proxies' addresses or CIDRs; or true (trust any X-Forwarded-For: unsafe, see docs/operating/README.md).
    */
   trustProxy: boolean | number | string[]
   timeouts: { requestMs: number, headersMs: number, keepAliveMs: number, connectionMs: number, shutdownGraceMs: number, responseMs: number }
@@ -149,8 +149,11 @@ export interface Config {
   metricsHost: string
   /** Not from the environment: how long the metrics listener keeps an idle connection. */
   metricsKeepAliveMs: number
-  /** Whether the standard OTEL_* variables ask for traces (src/tracing/settings.ts). */
-  tracing: boolean
+  /**
+   * Whether the standard OTEL_* variables ask for traces, and whether SQLite's statements are
+   * spans then (src/tracing/settings.ts).
+   */
+  tracing: { enabled: boolean, sqliteStatements: boolean }
 }
 
 export interface WebhookSettings {
@@ -253,7 +256,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort: parsed.METRICS_PORT,
     metricsHost: parsed.METRICS_HOST,
     metricsKeepAliveMs: DEFAULTS.metricsKeepAliveMs,
-    tracing: tracingRequested(env),
+    tracing: { enabled: tracingRequested(env), sqliteStatements: instrumentationEnabled(env, 'better-sqlite3') },
     responseCacheBytes: Math.round(parsed.RESPONSE_CACHE_MB * 2 ** 20),
     events: { retentionDays: parsed.EVENT_RETENTION_DAYS, maxWaiting: parsed.EVENT_WAIT_MAX_READERS },
     webhooks: {

@@ -1,35 +1,31 @@
 /**
  * The OpenTelemetry Node SDK, started before the service loads (./preload.ts) so that its
  * instrumentations see the modules they patch:
- * - incoming HTTP (a server span per request, the `traceparent` a caller sent as its
- *   parent) and, inside it, Fastify's own spans from `@fastify/otel`: the route, each hook
- *   and the handler;
- * - PostgreSQL statements (pg) and Redis commands (ioredis).
+ * - Fastify's own, `@fastify/otel`: a server span per request, named by its method and route,
+ *   the child of the `traceparent` a caller sent, and its handler's span;
+ * - outgoing HTTP, PostgreSQL statements (pg) and Redis commands (ioredis).
+ * Not incoming HTTP as well: its server span would only wrap Fastify's, and with it every
+ * traced request cost a fifth more (docs/performance.md#tracing).
  * SQLite statements and webhook attempts are spans the service makes itself
  * (../database/sqlite.ts, ../features/webhooks/dispatcher.ts): no maintained
  * instrumentation covers better-sqlite3, and an attempt's span carries the change's trace.
  *
  * Everything else comes from the standard `OTEL_*` variables, which the SDK reads itself:
  * the exporter and its endpoint, protocol and headers, the sampler, the service's name and
- * resource. Only traces are sent unless OTEL_METRICS_EXPORTER or OTEL_LOGS_EXPORTER asks for
+ * resource; and which instrumentations are on (./settings.ts). Only traces are sent unless OTEL_METRICS_EXPORTER or OTEL_LOGS_EXPORTER asks for
  * more: the service's metrics are Prometheus's (METRICS_PORT), its logs standard output.
  */
 import { FastifyOtelInstrumentation } from '@fastify/otel'
-import type { IncomingMessage, RequestOptions } from 'node:http'
+import type { RequestOptions } from 'node:http'
 import { NodeSDK } from '@opentelemetry/sdk-node'
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http'
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis'
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg'
 import { WEBHOOK_USER_AGENT } from '../features/webhooks/attempt.ts'
+import { instrumentationEnabled, type Instrumentation } from './settings.ts'
 
-/** Probes and scrapes, every few seconds, are no request anyone follows. */
-const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics'])
-
-function untracedIncoming (request: IncomingMessage): boolean {
-  const url = request.url ?? ''
-  const query = url.indexOf('?')
-  return UNTRACED_PATHS.has(query === -1 ? url : url.slice(0, query))
-}
+/** Probes, every few seconds, are no request anyone follows. */
+const UNTRACED_ROUTES = new Set(['/healthz', '/readyz'])
 
 /** A webhook attempt is its own client span already, with the change's trace. */
 function untracedOutgoing (options: RequestOptions): boolean {
@@ -38,20 +34,28 @@ function untracedOutgoing (options: RequestOptions): boolean {
 }
 
 export function startTracing (env: NodeJS.ProcessEnv = process.env): NodeSDK {
+  const on = (name: Instrumentation) => instrumentationEnabled(env, name)
   const sdk = new NodeSDK({
     ...(env.OTEL_SERVICE_NAME === undefined && { serviceName: 'petstore-service' }),
     ...(env.OTEL_METRICS_EXPORTER === undefined && { metricReaders: [] }),
     ...(env.OTEL_LOGS_EXPORTER === undefined && { logRecordProcessors: [] }),
     instrumentations: [
-      new HttpInstrumentation({ ignoreIncomingRequestHook: untracedIncoming, ignoreOutgoingRequestHook: untracedOutgoing }),
-      new FastifyOtelInstrumentation({
+      on('http') && new HttpInstrumentation({ disableIncomingRequestInstrumentation: true, ignoreOutgoingRequestHook: untracedOutgoing }),
+      on('fastify') && new FastifyOtelInstrumentation({
         // Every Fastify instance, as it is made: the service's own code names no tracing.
         registerOnInitialization: true,
-        ignorePaths: (route) => UNTRACED_PATHS.has(route.url ?? '')
+        // The request's span and its handler's, not one more for each of its eight hooks:
+        // those cost a traced request more than the rest of its spans together
+        // (docs/performance.md#tracing), and its statements show where its time goes.
+        instrumentHooks: false,
+        ignorePaths: (route) => UNTRACED_ROUTES.has(route.url ?? ''),
+        // `POST /v1/store/orders` where the instrumentation says `request`; the method alone
+        // where no route matched (a 404), as the HTTP conventions name such a span.
+        requestHook: (span, request) => { span.updateName(request.routeOptions.url === undefined ? request.method : `${request.method} ${request.routeOptions.url}`) }
       }),
-      new PgInstrumentation(),
-      new IORedisInstrumentation()
-    ]
+      on('pg') && new PgInstrumentation(),
+      on('ioredis') && new IORedisInstrumentation()
+    ].filter((instrumentation) => instrumentation !== false)
   })
   sdk.start()
   return sdk

@@ -43,7 +43,7 @@ t.test('defaults', async (t) => {
     },
     metricsHost: '127.0.0.1',
     metricsKeepAliveMs: 5000,
-    tracing: false
+    tracing: { enabled: false, sqliteStatements: true }
   })
 })
 
@@ -144,7 +144,7 @@ t.test('values from the environment', async (t) => {
     },
     metricsHost: '10.0.0.5',
     metricsKeepAliveMs: 5000,
-    tracing: false
+    tracing: { enabled: false, sqliteStatements: true }
   })
 
   t.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true)

@@ -70,6 +70,7 @@ async function placeOrderTraced (t: Test, env: Record<string, string>, database:
     'the request\'s and the delivery\'s spans at the receiver')
   const server_ = named((span) => span.kind === SERVER)!
   t.equal(server_.parentSpanId, caller.spanId, 'the request\'s span is the caller\'s child: its traceparent is honoured')
+  t.equal(server_.name, 'POST /v1/store/orders', 'named by its method and route')
   t.equal(server_.resource['service.name'], 'petstore-under-test', 'OTEL_SERVICE_NAME names the service')
   t.ok(named((span) => span.attributes['http.route'] === '/v1/store/orders' || span.attributes['http.route'] === '/store/orders'), 'Fastify\'s span names the route')
   const statements = inTrace().filter((span) => span.attributes['db.system.name'] === database)

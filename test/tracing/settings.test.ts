@@ -3,7 +3,7 @@
  * SDK is disabled or its traces exporter is `none`. The configuration says the same.
  */
 import t from 'tap'
-import { tracingRequested } from '../../src/tracing/settings.ts'
+import { INSTRUMENTATIONS, instrumentationEnabled, tracingRequested } from '../../src/tracing/settings.ts'
 import { loadConfig } from '../../src/config/config.ts'
 
 t.test('tracing is on when a variable names where spans go', async (t) => {
@@ -20,6 +20,15 @@ t.test('tracing is on when a variable names where spans go', async (t) => {
   ]
   for (const [env, on, why] of cases) {
     t.equal(tracingRequested(env), on, why)
-    t.equal(loadConfig(env).tracing, on, `the configuration agrees: ${why}`)
+    t.equal(loadConfig(env).tracing.enabled, on, `the configuration agrees: ${why}`)
   }
+})
+
+t.test('the instrumentations are chosen as OpenTelemetry\'s Node auto-instrumentation reads it', async (t) => {
+  const on = (env: NodeJS.ProcessEnv) => INSTRUMENTATIONS.filter((name) => instrumentationEnabled(env, name))
+  t.same(on({}), ['http', 'fastify', 'pg', 'ioredis', 'better-sqlite3'], 'every one by default')
+  t.same(on({ OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'better-sqlite3, fs' }), ['http', 'fastify', 'pg', 'ioredis'], 'all but those disabled; other programs\' names change nothing')
+  t.same(on({ OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'fastify,pg' }), ['fastify', 'pg'], 'only those enabled')
+  t.same(on({ OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'fastify,pg', OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'pg' }), ['fastify'], 'disabled wins')
+  t.equal(loadConfig({ OTEL_NODE_DISABLED_INSTRUMENTATIONS: 'better-sqlite3' }).tracing.sqliteStatements, false, 'the configuration says whether SQLite\'s statements are spans')
 })

@@ -41,7 +41,7 @@ async function inSpan<T> (name: string, work: () => Promise<T>): Promise<{ span:
 
 async function service (t: Test, options: Partial<AppOptions> = {}): Promise<FastifyInstance> {
   exporter.reset()
-  const app = await build(t, { tracing: true, ...options, webhooks: { allowedNetworks: parseNetworks('127.0.0.0/8'), retryDelaysMs: [20], pollIntervalMs: 20, ...options.webhooks } })
+  const app = await build(t, { traceSqliteStatements: true, ...options, webhooks: { allowedNetworks: parseNetworks('127.0.0.0/8'), retryDelaysMs: [20], pollIntervalMs: 20, ...options.webhooks } })
   // Ready first: a request injected before would run in the start's context, not its caller's.
   await app.ready()
   return app
@@ -77,7 +77,7 @@ t.test('SQLite statements are spans of the trace that ran them, each grouped wri
 })
 
 t.test('with tracing off, no statement is a span', async (t) => {
-  const app = await service(t, { tracing: false })
+  const app = await service(t, { traceSqliteStatements: false })
   const { span, result } = await inSpan('request', () => addPet(app, 'Rex'))
   t.equal(result.statusCode, 201)
   t.same(statementsOf(span), [])
@@ -126,7 +126,7 @@ t.test('a webhook attempt is a client span of the change\'s trace, linked to it,
 t.test('log lines name the span they were written in; with tracing off, none does', async (t) => {
   for (const tracing of [true, false]) {
     const log = captureLog()
-    const app = await service(t, { tracing, logger: { ...loggerOptions({ level: 'info', format: 'json' }, false, tracing), stream: log.stream } })
+    const app = await service(t, { traceSqliteStatements: tracing, logger: { ...loggerOptions({ level: 'info', format: 'json' }, false, tracing), stream: log.stream } })
     const { span, result } = await inSpan('request', () => app.inject({ url: '/v1/pets/999', headers: AUTH }))
     t.equal(result.statusCode, 404)
     const lines = log.lines.filter((line) => line.reqId === result.headers['x-request-id'])

@@ -212,7 +212,8 @@ export interface paths {
          * Add a webhook endpoint
          * @description Subscribes a URL to events: from now on, every event of a type it selects is `POST`ed
          *     to it, signed as Standard Webhooks (standardwebhooks.com) defines, retried until it
-         *     answers `2xx` (see Webhooks). `events` lists event types, `pet.*` or `order.*` (every
+         *     answers `2xx` (10 attempts over about three days, by default). `events` lists event
+         *     types, `pet.*` or `order.*` (every
          *     type of that resource) or `*` (every type); a type this document does not declare is
          *     `400 invalid_request`.
          *
@@ -1252,7 +1253,8 @@ export interface components {
         StatusFilter: components["schemas"]["PetStatus"];
         /**
          * @description Makes a retry of this request safe: 1 to 255 visible ASCII characters, unique per
-         *     request you mean to make once. See Safe retries.
+         *     request you mean to make once. A retry with the same key and the same request gets
+         *     the first answer again, with `Idempotent-Replayed: true`, and makes nothing.
          */
         IdempotencyKey: string;
         /**
@@ -1396,7 +1398,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a retry of this request safe: 1 to 255 visible ASCII characters, unique per
-                 *     request you mean to make once. See Safe retries.
+                 *     request you mean to make once. A retry with the same key and the same request gets
+                 *     the first answer again, with `Idempotent-Replayed: true`, and makes nothing.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -1603,7 +1606,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a retry of this request safe: 1 to 255 visible ASCII characters, unique per
-                 *     request you mean to make once. See Safe retries.
+                 *     request you mean to make once. A retry with the same key and the same request gets
+                 *     the first answer again, with `Idempotent-Replayed: true`, and makes nothing.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -1942,7 +1946,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a retry of this request safe: 1 to 255 visible ASCII characters, unique per
-                 *     request you mean to make once. See Safe retries.
+                 *     request you mean to make once. A retry with the same key and the same request gets
+                 *     the first answer again, with `Idempotent-Replayed: true`, and makes nothing.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -2125,7 +2130,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a retry of this request safe: 1 to 255 visible ASCII characters, unique per
-                 *     request you mean to make once. See Safe retries.
+                 *     request you mean to make once. A retry with the same key and the same request gets
+                 *     the first answer again, with `Idempotent-Replayed: true`, and makes nothing.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -2230,7 +2236,8 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a retry of this request safe: 1 to 255 visible ASCII characters, unique per
-                 *     request you mean to make once. See Safe retries.
+                 *     request you mean to make once. A retry with the same key and the same request gets
+                 *     the first answer again, with `Idempotent-Replayed: true`, and makes nothing.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };

@@ -1,6 +1,6 @@
 /**
  * Events are serialized with the envelope schemas the document's webhooks declare: a field a
- * maintainer adds to `Pet` (and maps in the pets repository, as the README's maintainer path
+ * maintainer adds to `Pet` (and maps in the pets repository, as docs/contract.md's maintainer path
  * says) is carried in pet events, in `data` and in `previous`, with no edit to the events.
  */
 import t from 'tap'

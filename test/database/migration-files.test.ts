@@ -19,7 +19,7 @@ import { migrateToLatest, SERVICE_MIGRATIONS } from '../../src/database/migrate.
 import { testDatabaseUrl } from '../helpers/app.ts'
 import { builtServer, CHILD_ENV } from '../helpers/process.ts'
 
-// A column no real migration adds (the README's own example adds `notes`), so one that
+// A column no real migration adds (docs/contract.md's own example adds `notes`), so one that
 // does leaves this test as it is.
 const ADDED = '20991231000000_add_fixture_column'
 const ADD_FIXTURE_COLUMN = `import type { Kysely } from 'kysely'

@@ -16,6 +16,9 @@
  *   each request costs. Skipped, saying why, when no PostgreSQL answers at
  *   TEST_POSTGRES_URL (postgres://postgres@127.0.0.1:5432/postgres by default); the bench's
  *   databases there are dropped at the end, whatever happens.
+ * Besides one request repeated, each set of peers gets a mixed row, traffic as it comes:
+ * 60% one random pet, 20% a listing by a random status, 20% creates, drawn with a fixed seed
+ * so that every run sends the same requests (scripts/bench/mix.ts; `--only mixed`).
  * Also: p50/p99 latency, each server's peak RSS, the start of `npm start` on a 1M-pet
  * database, every read on 1M pets against 1k pets, and what one subscribed webhook endpoint
  * costs the creates, with the deliveries a second and the lag from commit to receipt
@@ -54,6 +57,7 @@ import { countingProxy, type PgCounter } from './bench/pg-counter.ts'
 import { seedPets, seedPostgresPets } from './bench/seed.ts'
 import { percentile, startBenchReceiver, steadyPosts, type BenchReceiver } from './bench/webhooks.ts'
 import { startOtlpSink } from './bench/otlp-sink.ts'
+import { trafficMix } from './bench/mix.ts'
 import { npmStart, spawnServer, type ServerProcess } from './lib/spawn-server.ts'
 
 const { values } = parseArgs({
@@ -196,6 +200,7 @@ const rows: Row[] = [
   { name: 'GET /v1/pets/{id}', path: (count) => `/v1/pets/${Math.ceil(count / 2)}`, peers: ['service', 'uncached', 'express', 'baseline'], goal: '≥ 2× express', scales: true },
   { name: 'POST /v1/pets', method: 'POST', path: () => '/v1/pets', body: newPet, peers: ['service', 'express', 'baseline'], goal: '≥ 1× express' },
   { name: 'GET /v1/pets/{id}, a random pet each time', path: (count) => `/v1/pets/${below(count)}`, varies: true, peers: ['service', 'uncached', 'express', 'baseline'], scales: true },
+  { name: 'mixed: 60% GET /v1/pets/{id}, 20% GET /v1/pets?status=, 20% POST /v1/pets', path: () => '/', mix: trafficMix, peers: ['service', 'uncached', 'express', 'baseline'], goal: '≥ 2× express, p99 ≤ 20 ms' },
   { name: 'GET /v1/pets?limit=20 after a random cursor', path: (count) => `/v1/pets?limit=20&cursor=${randomCursor(count)}`, varies: true, peers: ['service', 'uncached'], scales: true },
   { name: 'GET /v1/pets?limit=20 revalidated (304)', path: () => '/v1/pets?limit=20', extra: currentTag, status: 304, peers: ['service', 'uncached'] },
   { name: 'POST /v1/pets with an Idempotency-Key', method: 'POST', path: () => '/v1/pets', body: newPet, uniqueKeys: true, peers: ['service'] },
@@ -220,6 +225,7 @@ const rows: Row[] = [
 
 // The pet operations again, each server on a PostgreSQL database of its own.
 const pgRows: Row[] = [
+  { name: 'mixed: 60% GET /v1/pets/{id}, 20% GET /v1/pets?status=, 20% POST /v1/pets on PostgreSQL', path: () => '/', mix: trafficMix, peers: ['service', 'express-pg'], goal: '≥ 1.5× express-pg' },
   { name: 'GET /v1/pets?limit=20 on PostgreSQL', path: () => '/v1/pets?limit=20', peers: ['service', 'express-pg'], goal: '≥ 1.5× express-pg' },
   { name: 'GET /v1/pets?limit=100&status=sold on PostgreSQL', path: () => '/v1/pets?limit=100&status=sold', peers: ['service', 'express-pg'], goal: '≥ 1.5× express-pg' },
   { name: 'GET /v1/pets/{id} on PostgreSQL', path: (count) => `/v1/pets/${Math.ceil(count / 2)}`, peers: ['service', 'express-pg'], goal: '≥ 1.5× express-pg' },
@@ -409,10 +415,12 @@ async function stop (server: ServerProcess): Promise<void> {
 /** Round trips per request to PostgreSQL, over sequential requests to a server whose connections go through `counter`. */
 async function roundTrips (base: string, row: Row, counter: PgCounter): Promise<number> {
   const before = counter.counts().roundTrips
+  const draw = row.mix?.(pets)
   for (let i = 0; i < COUNTED_REQUESTS; i++) {
-    const body = typeof row.body === 'function' ? row.body() : row.body
-    const answer = await fetch(base + row.path(pets), {
-      method: row.method ?? 'GET',
+    const drawn = draw?.()
+    const body = drawn !== undefined ? drawn.body : typeof row.body === 'function' ? row.body() : row.body
+    const answer = await fetch(base + (drawn?.path ?? row.path(pets)), {
+      method: drawn?.method ?? row.method ?? 'GET',
       headers: { ...headers, ...(body !== undefined && { 'content-type': row.contentType ?? 'application/json' }) },
       body
     })
@@ -759,7 +767,7 @@ try {
     for (const row of chosen) {
       const runs = await compare(servers, row, row.peers)
       const service = runs.service!
-      if ((row.method ?? 'GET') === 'GET' && row.status === undefined) readP99s.push(p(service, 'p99'))
+      if ((row.method ?? 'GET') === 'GET' && row.status === undefined && row.mix === undefined) readP99s.push(p(service, 'p99'))
       const p99 = (runs: Result[] | undefined) => runs === undefined ? '' : String(p(runs, 'p99'))
       console.log(`| ${row.name} | ${cell(service)} | ${cell(runs.uncached)} | ${cell(runs.express)} | ${cell(runs.baseline)} | ${cell(runs.ceiling)} | ` +
         `${times(service, runs.express)} | ${times(service, runs.baseline)} | ${times(service, runs.ceiling)} | ` +

@@ -4,6 +4,7 @@
  * generator's own CPU). Any failed request fails the benchmark: a fast error is not a result.
  */
 import autocannon from 'autocannon'
+import type { Drawn } from './mix.ts'
 
 export interface Scenario {
   name: string
@@ -26,6 +27,11 @@ export interface Scenario {
   uniqueKeys?: boolean
   /** The status every answer must have; a 2xx by default. */
   status?: number
+  /**
+   * Each request drawn from a mix (./mix.ts) instead: method, path and body. Called once per
+   * run, so every run sends the same sequence.
+   */
+  mix?: (pets: number) => () => Drawn
 }
 
 export interface Result {
@@ -53,25 +59,28 @@ export async function measure (base: string, scenario: Scenario, options: { seco
   // tests' tiny runs), which would otherwise last a whole second.
   const sampleMs = Math.min(1000, options.seconds * 1000)
   const perRequest = scenario.varies === true || typeof body === 'function' || scenario.uniqueKeys === true
+  const draw = scenario.mix?.(options.pets)
   const result = await autocannon({
     url: base,
     connections: options.connections,
     duration: options.seconds,
     sampleInt: sampleMs,
-    requests: [{
-      method: scenario.method ?? 'GET',
-      headers,
-      path: scenario.path(options.pets),
-      ...(typeof body === 'string' && { body }),
-      ...(perRequest && {
-        setupRequest: (request: any) => ({
-          ...request,
+    requests: [draw !== undefined
+      ? drawnRequest(draw, headers)
+      : {
+          method: scenario.method ?? 'GET',
+          headers,
           path: scenario.path(options.pets),
-          ...(typeof body === 'function' && { body: body() }),
-          ...(scenario.uniqueKeys === true && { headers: { ...request.headers, 'idempotency-key': `bench-${++keys}` } })
-        })
-      })
-    }]
+          ...(typeof body === 'string' && { body }),
+          ...(perRequest && {
+            setupRequest: (request: any) => ({
+              ...request,
+              path: scenario.path(options.pets),
+              ...(typeof body === 'function' && { body: body() }),
+              ...(scenario.uniqueKeys === true && { headers: { ...request.headers, 'idempotency-key': `bench-${++keys}` } })
+            })
+          })
+        }]
   })
   const used = process.cpuUsage(cpu)
   const loadCpu = (used.user + used.system) / 1000 / (performance.now() - began) * 100
@@ -85,6 +94,21 @@ export async function measure (base: string, scenario: Scenario, options: { seco
     throw new Error(`${scenario.name} on ${base}: ${failures} failed requests (${result.errors} errors, ${result.timeouts} timeouts, statuses ${statuses})`)
   }
   return { rps: result.requests.average * 1000 / sampleMs, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.sent, loadCpu }
+}
+
+/** Autocannon's request, each one the mix's next: its method, path, and body with its type. */
+function drawnRequest (draw: () => Drawn, headers: Record<string, string>) {
+  return {
+    method: 'GET' as const,
+    headers,
+    path: '/',
+    setupRequest: (request: any) => {
+      const next = draw()
+      return next.body === undefined
+        ? { ...request, method: next.method, path: next.path, body: undefined, headers }
+        : { ...request, method: next.method, path: next.path, body: next.body, headers: { ...headers, 'content-type': 'application/json' } }
+    }
+  }
 }
 
 export function median (numbers: number[]): number {

@@ -3,7 +3,7 @@
  * them; tracing is on once one of them names where spans go, so a deployment that sets
  * none loads none of it and pays nothing (docs/performance.md).
  *
- * Plain TypeScript with no imports: the start script reads it before anything else loads.
+ * No imports: ./preload.ts reads it before anything else of the service loads.
  */
 
 /** The variables that name a destination for spans. */

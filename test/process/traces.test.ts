@@ -29,7 +29,8 @@ async function tracedService (t: Test, otlp: OtlpReceiver, env: Record<string, s
     WEBHOOK_SECRETS_KEY: TEST_SECRETS_KEY,
     OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint,
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-    OTEL_SERVICE_NAME: 'petstore-under-test',
+    // Named by its own variable, or (the PostgreSQL run) among the resource's attributes.
+    ...(env.OTEL_RESOURCE_ATTRIBUTES === undefined && { OTEL_SERVICE_NAME: 'petstore-under-test' }),
     // Spans sent every 100 ms rather than every 5 s: the test waits for them.
     OTEL_BSP_SCHEDULE_DELAY: '100',
     ...env
@@ -71,7 +72,7 @@ async function placeOrderTraced (t: Test, env: Record<string, string>, database:
   const server_ = named((span) => span.kind === SERVER)!
   t.equal(server_.parentSpanId, caller.spanId, 'the request\'s span is the caller\'s child: its traceparent is honoured')
   t.equal(server_.name, 'POST /v1/store/orders', 'named by its method and route')
-  t.equal(server_.resource['service.name'], 'petstore-under-test', 'OTEL_SERVICE_NAME names the service')
+  t.equal(server_.resource['service.name'], 'petstore-under-test', 'the environment names the service')
   t.ok(named((span) => span.attributes['http.route'] === '/v1/store/orders' || span.attributes['http.route'] === '/store/orders'), 'Fastify\'s span names the route')
   const statements = inTrace().filter((span) => span.attributes['db.system.name'] === database)
   t.ok(statements.some((span) => /insert into "?orders/i.test(String(span.attributes['db.query.text']))),
@@ -109,6 +110,6 @@ const skip = await postgresSkipReason() || await redisSkipReason()
 
 t.test('on PostgreSQL with Redis, pg\'s and ioredis\'s spans are part of the trace', { skip }, async (t) => {
   const url = await createPostgresDatabase(t)
-  const { otlp, traceId } = await placeOrderTraced(t, { DATABASE_URL: url, REDIS_URL }, 'postgresql')
+  const { otlp, traceId } = await placeOrderTraced(t, { DATABASE_URL: url, REDIS_URL, OTEL_RESOURCE_ATTRIBUTES: 'service.name=petstore-under-test,deployment.environment.name=test' }, 'postgresql')
   t.ok(otlp.spans.some((span) => span.traceId === traceId && span.attributes['db.system.name'] === 'redis'), 'the request\'s Redis commands are spans of its trace')
 })

@@ -1,7 +1,9 @@
 /**
  * A webhook receiver on 127.0.0.1 for one test, closed when it ends: it keeps every request
  * (headers and body as text) and answers as the test says, a status (with headers) or no
- * answer at all (`hang`), which it can change at any time.
+ * answer at all (`hang`), which it can change at any time; or as a function of how many
+ * requests it has received, this one included, for answers that must not race the retries
+ * (fail twice, then succeed).
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -19,12 +21,12 @@ export type Answer = { status: number, headers?: Record<string, string> } | 'han
 export interface Receiver {
   url: string
   received: Received[]
-  answer: Answer
+  answer: Answer | ((count: number) => Answer)
   /** Requests it has not answered (`hang`). */
   readonly hanging: number
 }
 
-export async function startReceiver (t: Test, answer: Answer = { status: 204 }, path = '/hooks'): Promise<Receiver> {
+export async function startReceiver (t: Test, answer: Receiver['answer'] = { status: 204 }, path = '/hooks'): Promise<Receiver> {
   const held = new Set<ServerResponse>()
   const server = createServer((request, response) => {
     let body = ''
@@ -32,7 +34,7 @@ export async function startReceiver (t: Test, answer: Answer = { status: 204 }, 
     request.on('data', (chunk: string) => { body += chunk })
     request.on('end', () => {
       receiver.received.push({ headers: request.headers, body, port: request.socket.remotePort! })
-      const now = receiver.answer
+      const now = typeof receiver.answer === 'function' ? receiver.answer(receiver.received.length) : receiver.answer
       if (now === 'hang') {
         held.add(response)
         response.on('close', () => held.delete(response))

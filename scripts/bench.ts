@@ -200,7 +200,7 @@ const rows: Row[] = [
   { name: 'GET /v1/pets/{id}', path: (count) => `/v1/pets/${Math.ceil(count / 2)}`, peers: ['service', 'uncached', 'express', 'baseline'], goal: '≥ 2× express', scales: true },
   { name: 'POST /v1/pets', method: 'POST', path: () => '/v1/pets', body: newPet, peers: ['service', 'express', 'baseline'], goal: '≥ 1× express' },
   { name: 'GET /v1/pets/{id}, a random pet each time', path: (count) => `/v1/pets/${below(count)}`, varies: true, peers: ['service', 'uncached', 'express', 'baseline'], scales: true },
-  { name: 'mixed: 60% GET /v1/pets/{id}, 20% GET /v1/pets?status=, 20% POST /v1/pets', path: () => '/', mix: trafficMix, peers: ['service', 'uncached', 'express', 'baseline'], goal: '≥ 2× express, p99 ≤ 20 ms' },
+  { name: 'mixed: 60% GET /v1/pets/{id}, 20% GET /v1/pets?status=, 20% POST /v1/pets', path: () => '/', mix: (count) => trafficMix(count, newPet), peers: ['service', 'uncached', 'express', 'baseline'], goal: '≥ 2× express, p99 ≤ 20 ms' },
   { name: 'GET /v1/pets?limit=20 after a random cursor', path: (count) => `/v1/pets?limit=20&cursor=${randomCursor(count)}`, varies: true, peers: ['service', 'uncached'], scales: true },
   { name: 'GET /v1/pets?limit=20 revalidated (304)', path: () => '/v1/pets?limit=20', extra: currentTag, status: 304, peers: ['service', 'uncached'] },
   { name: 'POST /v1/pets with an Idempotency-Key', method: 'POST', path: () => '/v1/pets', body: newPet, uniqueKeys: true, peers: ['service'] },
@@ -225,7 +225,7 @@ const rows: Row[] = [
 
 // The pet operations again, each server on a PostgreSQL database of its own.
 const pgRows: Row[] = [
-  { name: 'mixed: 60% GET /v1/pets/{id}, 20% GET /v1/pets?status=, 20% POST /v1/pets on PostgreSQL', path: () => '/', mix: trafficMix, peers: ['service', 'express-pg'], goal: '≥ 1.5× express-pg' },
+  { name: 'mixed: 60% GET /v1/pets/{id}, 20% GET /v1/pets?status=, 20% POST /v1/pets on PostgreSQL', path: () => '/', mix: (count) => trafficMix(count, newPet), peers: ['service', 'express-pg'], goal: '≥ 1.5× express-pg' },
   { name: 'GET /v1/pets?limit=20 on PostgreSQL', path: () => '/v1/pets?limit=20', peers: ['service', 'express-pg'], goal: '≥ 1.5× express-pg' },
   { name: 'GET /v1/pets?limit=100&status=sold on PostgreSQL', path: () => '/v1/pets?limit=100&status=sold', peers: ['service', 'express-pg'], goal: '≥ 1.5× express-pg' },
   { name: 'GET /v1/pets/{id} on PostgreSQL', path: (count) => `/v1/pets/${Math.ceil(count / 2)}`, peers: ['service', 'express-pg'], goal: '≥ 1.5× express-pg' },
@@ -570,13 +570,23 @@ const costRows = (suffix: string): Row[] => [
 ]
 
 /**
+ * The earlier build (`--before`) on the database `url`: started once to make its own tables
+ * (its migrations are not this checkout's), stopped, `seed`ed, and started again.
+ */
+async function startBefore (url: string, seed: () => void | Promise<void>): Promise<ServerProcess> {
+  const script = join(resolve(values.before!), 'scripts/start.js')
+  await stop(await start(script, { DATABASE_URL: url }))
+  await seed()
+  return await start(script, { DATABASE_URL: url })
+}
+
+/**
  * What events cost the writes that make them: a create (`pet.created`) and an order placed
  * (`order.placed` and its pet's `pet.updated`), each measured beside the same request to
  * the service as it was before events (`--before`), on SQLite and on PostgreSQL, each server
  * on a database of its own holding the same pets, all available.
  */
-async function eventCost (beforeDir: string): Promise<void> {
-  const beforeScript = join(resolve(beforeDir), 'scripts/start.js')
+async function eventCost (): Promise<void> {
   const measureBoth = async (rows: Row[]) => {
     for (const row of rows) {
       for (const name of Object.keys(ordered)) delete ordered[name]
@@ -588,11 +598,9 @@ async function eventCost (beforeDir: string): Promise<void> {
   console.log('\n| write, with its events, beside the service before events | service req/s | before req/s | service / before | goal |')
   console.log('|---|---|---|---|---|')
   const files = { service: await serviceDatabase('cost-service', 0), before: join(dir, 'cost-before.db') }
-  // The service before events makes its own tables (its migrations are not this checkout's).
-  await stop(await start(beforeScript, { DATABASE_URL: files.before }))
-  for (const file of Object.values(files)) seedPets(file, ORDERABLE, { available: true })
+  seedPets(files.service, ORDERABLE, { available: true })
   costServers.service = await start(BUILT_SERVER, { DATABASE_URL: files.service })
-  costServers.before = await start(beforeScript, { DATABASE_URL: files.before })
+  costServers.before = await startBefore(files.before, () => seedPets(files.before, ORDERABLE, { available: true }))
   await measureBoth(costRows(''))
 
   const opened = admin ?? await openAdmin()
@@ -603,10 +611,9 @@ async function eventCost (beforeDir: string): Promise<void> {
   admin = opened
   const serviceDb = await servicePgDatabase('cost_service')
   const beforeDb = await createPgDatabase('cost_before')
-  await stop(await start(beforeScript, { DATABASE_URL: beforeDb.url }))
-  for (const url of [serviceDb.url, beforeDb.url]) await seedPostgresPets(url, ORDERABLE, { available: true })
+  await seedPostgresPets(serviceDb.url, ORDERABLE, { available: true })
   costServers.service = await start(BUILT_SERVER, { DATABASE_URL: serviceDb.url })
-  costServers.before = await start(beforeScript, { DATABASE_URL: beforeDb.url })
+  costServers.before = await startBefore(beforeDb.url, async () => seedPostgresPets(beforeDb.url, ORDERABLE, { available: true }))
   await measureBoth(costRows(' on PostgreSQL'))
 }
 
@@ -625,13 +632,7 @@ async function tracingCost (rows: Row[]): Promise<void> {
     const files = { off: await serviceDatabase('tracing-off', pets), on: await serviceDatabase('tracing-on', pets), before: join(dir, 'tracing-before.db') }
     tracingServers.off = await start(BUILT_SERVER, { DATABASE_URL: files.off })
     tracingServers.on = await start(BUILT_SERVER, { DATABASE_URL: files.on, OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_SERVICE_NAME: 'petstore-bench' })
-    if (values.before !== undefined) {
-      // The service before tracing makes its own tables (its migrations are not this checkout's).
-      const beforeScript = join(resolve(values.before), 'scripts/start.js')
-      await stop(await start(beforeScript, { DATABASE_URL: files.before }))
-      seedPets(files.before, pets)
-      tracingServers.before = await start(beforeScript, { DATABASE_URL: files.before })
-    }
+    if (values.before !== undefined) tracingServers.before = await startBefore(files.before, () => seedPets(files.before, pets))
     for (const row of rows) {
       const runs = await compare(tracingServers, row, names)
       const before = values.before === undefined ? '' : `${cell(runs.before)} | ${times(runs.off!, runs.before)} | `
@@ -802,7 +803,7 @@ try {
   }
 
   if (pgChosen.length > 0) await postgresRows()
-  if (values.before !== undefined) await eventCost(values.before)
+  if (values.before !== undefined) await eventCost()
   if (webhooksChosen) await webhookRows()
   if (tracingChosen.length > 0) await tracingCost(tracingChosen)
 

@@ -9,7 +9,6 @@ export interface Drawn { method: 'GET' | 'POST', path: string, body?: string }
 export const MIX_SEED = 20261127
 
 const STATUSES = ['available', 'pending', 'sold'] as const
-const NEW_PET = JSON.stringify({ name: 'Rex', categoryId: 1, status: 'available' })
 
 /** mulberry32: a small generator whose whole sequence its seed fixes. */
 function seeded (seed: number): () => number {
@@ -23,13 +22,13 @@ function seeded (seed: number): () => number {
   }
 }
 
-/** A new draw of the mix over a database of `pets` pets, from the seed's start. */
-export function trafficMix (pets: number, seed = MIX_SEED): () => Drawn {
+/** A new draw of the mix over a database of `pets` pets, from the seed's start; each create sends `newPet`. */
+export function trafficMix (pets: number, newPet: string, seed = MIX_SEED): () => Drawn {
   const random = seeded(seed)
   return () => {
     const roll = random()
     if (roll < 0.6) return { method: 'GET', path: `/v1/pets/${1 + Math.floor(random() * pets)}` }
     if (roll < 0.8) return { method: 'GET', path: `/v1/pets?limit=20&status=${STATUSES[Math.floor(random() * STATUSES.length)]}` }
-    return { method: 'POST', path: '/v1/pets', body: NEW_PET }
+    return { method: 'POST', path: '/v1/pets', body: newPet }
   }
 }

@@ -10,13 +10,16 @@ import { context, ROOT_CONTEXT, trace, type Context } from '@opentelemetry/api'
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/
 
+/** The flags as W3C Trace Context writes them: two hex digits (`01`: sampled). */
+const hexFlags = (flags: number) => flags.toString(16).padStart(2, '0')
+
 /** The active span's `traceparent`, or null when no span is active. */
 export function activeTraceparent (): string | null {
   const span = trace.getSpan(context.active())
   if (span === undefined) return null
-  const { traceId, spanId, traceFlags } = span.spanContext()
-  if (!trace.isSpanContextValid(span.spanContext())) return null
-  return `00-${traceId}-${spanId}-${traceFlags.toString(16).padStart(2, '0')}`
+  const spanContext = span.spanContext()
+  if (!trace.isSpanContextValid(spanContext)) return null
+  return `00-${spanContext.traceId}-${spanContext.spanId}-${hexFlags(spanContext.traceFlags)}`
 }
 
 /** A context whose parent is the span `traceparent` names; the root context without one. */
@@ -31,7 +34,7 @@ export function activeTraceFields (): Record<string, string> {
   const span = trace.getSpan(context.active())
   if (span === undefined) return {}
   const { traceId, spanId, traceFlags } = span.spanContext()
-  return { trace_id: traceId, span_id: spanId, trace_flags: traceFlags.toString(16).padStart(2, '0') }
+  return { trace_id: traceId, span_id: spanId, trace_flags: hexFlags(traceFlags) }
 }
 
 /** `work`, run in the context active now: a group commit runs each write in its caller's trace. */

@@ -57,6 +57,13 @@ export interface Pets {
   status: string | null;
 }
 
+export interface RowChanges {
+  changed_at: Generated<Int64>;
+  position: Generated<Int64>;
+  row_id: Int64;
+  table_name: string;
+}
+
 export interface WebhookDeliveries {
   attempt: Int64;
   attempted_at: string | null;
@@ -96,6 +103,7 @@ export interface DB {
   idempotency_keys: IdempotencyKeys;
   orders: Orders;
   pets: Pets;
+  row_changes: RowChanges;
   webhook_deliveries: WebhookDeliveries;
   webhook_endpoints: WebhookEndpoints;
   webhook_subscriptions: WebhookSubscriptions;

@@ -14,6 +14,7 @@ import * as m20261126000000_create_events from '../migrations/20261126000000_cre
 import * as m20261127000000_index_numbered_events_only from '../migrations/20261127000000_index_numbered_events_only.ts'
 import * as m20261128000000_create_webhooks from '../migrations/20261128000000_create_webhooks.ts'
 import * as m20261129000000_add_event_trace_context from '../migrations/20261129000000_add_event_trace_context.ts'
+import * as m20261130000000_record_row_changes from '../migrations/20261130000000_record_row_changes.ts'
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '20261122000000_create_pets': m20261122000000_create_pets,
@@ -26,5 +27,6 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '20261126000000_create_events': m20261126000000_create_events,
   '20261127000000_index_numbered_events_only': m20261127000000_index_numbered_events_only,
   '20261128000000_create_webhooks': m20261128000000_create_webhooks,
-  '20261129000000_add_event_trace_context': m20261129000000_add_event_trace_context
+  '20261129000000_add_event_trace_context': m20261129000000_add_event_trace_context,
+  '20261130000000_record_row_changes': m20261130000000_record_row_changes
 }

@@ -36,13 +36,20 @@ export function nextPageLink (path: string, query: Query, lastId: number | bigin
   return `<${path}?${params.toString()}>; rel="next"`
 }
 
+/** A page of items, whether more follow, and if so the id of the first of them. */
+export interface Page<Item> {
+  items: Item[]
+  more: boolean
+  nextId?: number | bigint
+}
+
 /**
  * A page from the rows of a query asked for one row more than `limit`: that extra row
  * tells whether a next page exists, without a COUNT.
  */
-export function toPage<Row, Item> (rows: Row[], limit: number, map: (row: Row) => Item): { items: Item[], more: boolean } {
+export function toPage<Row extends { id: bigint | number | string }, Item> (rows: Row[], limit: number, map: (row: Row) => Item): Page<Item> {
   const more = rows.length > limit
-  return { items: (more ? rows.slice(0, limit) : rows).map(map), more }
+  return { items: (more ? rows.slice(0, limit) : rows).map(map), more, nextId: more ? toApiInt(rows[limit]!.id) : undefined }
 }
 
 /** A request's validated query: every parameter the operation declares, defaults applied. */

@@ -1,27 +1,43 @@
 /**
- * The database's data version: a value that stays the same (`===`) exactly while nothing
- * is committed, by this process or any other, and changes with any commit. What a cache of
+ * The database's data version, and the rows changed since the last look: what a cache of
  * answers checks to prove it is not stale (../features/response-cache/cache.ts).
  *
+ * The version is a value that stays the same (`===`) exactly while nothing is committed,
+ * by this process or any other, and changes with any commit:
  * - SQLite: `PRAGMA data_version`, which moves when another connection, in this process or
  *   another, commits, with `total_changes()`, which moves when this connection changes a
  *   row. Read without a query through Kysely, once per turn of the event loop
  *   (`sharedPerTurn`): each read opens a WAL read transaction (two locks and a file check),
- *   which was a tenth of a cached read. The same object comes back while neither moves.
+ *   which was a tenth of a cached read. The same reading comes back while neither moves.
  * - PostgreSQL: the server's current snapshot (`pg_current_snapshot()`, as text): the
  *   transactions running and the next to start. Any transaction that writes, in any
  *   session of any instance, takes an id that moves it, and it never comes back to an
- *   earlier value; transactions that only read leave it alone. One round trip, with no
- *   table read, shared by the reads of one turn of the event loop (`sharedPerTurn`).
+ *   earlier value; transactions that only read leave it alone. One round trip, shared by
+ *   the reads of one turn of the event loop (`sharedPerTurn`).
+ *
+ * With it come the pets and orders changed since the reading before, from `row_changes`
+ * (./row-changes.ts), which triggers fill in the transaction of every change, whoever
+ * makes it: answers made from other rows stay good.
  * @see https://www.sqlite.org/pragma.html#pragma_data_version
  * @see https://www.postgresql.org/docs/current/functions-info.html#FUNCTIONS-PG-SNAPSHOT
  */
 import type SQLite from 'better-sqlite3'
-import { CompiledQuery, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
+import { postgresChanges, sqliteChanges, type RowChange } from './row-changes.ts'
 import type { Database } from './schema.ts'
 
 /** Compared with `===` only. */
 export type DataVersion = object | string
+
+export interface Reading {
+  version: DataVersion
+  /**
+   * The pets and orders changed since the reading before, each at least once (a change may
+   * come twice); undefined when they are not known (the first reading, a long pause, a
+   * flood of changes), and then any row may have changed.
+   */
+  changes: readonly RowChange[] | undefined
+}
 
 export interface DataVersionReader {
   /**
@@ -29,7 +45,7 @@ export interface DataVersionReader {
    * belongs within a request's deadline; on SQLite it waits for the end of the turn only.
    */
   waitsOnDatabase: boolean
-  read: () => Promise<DataVersion>
+  read: () => Promise<Reading>
 }
 
 const readers = new WeakMap<Kysely<Database>, DataVersionReader>()
@@ -39,30 +55,38 @@ export function dataVersionOf (db: Kysely<Database>): DataVersionReader | undefi
   return readers.get(db)
 }
 
+const NO_CHANGE: readonly RowChange[] = Object.freeze([])
+
 /** Makes the data version of `db`, opened on the SQLite connection `sqlite`, readable. */
 export function watchDataVersion (db: Kysely<Database>, sqlite: SQLite.Database): void {
   const dataVersion = sqlite.prepare('pragma data_version').pluck().safeIntegers(false)
   const changes = sqlite.prepare('select total_changes()').pluck().safeIntegers(false)
-  let last: readonly [number, number] = [Number.NaN, Number.NaN]
+  // Prepared on first use: the table exists once the migrations have run.
+  let changedRows: ReturnType<typeof sqliteChanges> | undefined
+  let last: Reading & { at: readonly [number, number] } = { version: {}, at: [Number.NaN, Number.NaN], changes: undefined }
   readers.set(db, {
     waitsOnDatabase: false,
-    read: sharedPerTurn(() => {
+    read: sharedPerTurn(async () => {
+      // Never in the middle of a transaction of this connection: it would see changes not
+      // yet committed, which may yet be rolled back.
+      while (sqlite.inTransaction) await new Promise((resolve) => setImmediate(resolve))
       const version = dataVersion.get() as number
       const changed = changes.get() as number
-      if (version !== last[0] || changed !== last[1]) last = [version, changed]
+      if (version !== last.at[0] || changed !== last.at[1]) {
+        changedRows ??= sqliteChanges(sqlite)
+        const at = [version, changed] as const
+        last = { version: at, at, changes: changedRows() }
+      } else if (last.changes !== NO_CHANGE) {
+        last = { ...last, changes: NO_CHANGE }
+      }
       return last
     })
   })
 }
 
-const SNAPSHOT = CompiledQuery.raw('select pg_current_snapshot()::text as snapshot') as CompiledQuery<{ snapshot: string }>
-
 /** Makes the data version of `db`, a PostgreSQL database, readable. */
 export function watchPostgresDataVersion (db: Kysely<Database>): void {
-  readers.set(db, {
-    waitsOnDatabase: true,
-    read: sharedPerTurn(async () => (await db.executeQuery(SNAPSHOT)).rows[0]!.snapshot)
-  })
+  readers.set(db, { waitsOnDatabase: true, read: sharedPerTurn(postgresChanges(db)) })
 }
 
 /**

@@ -6,6 +6,7 @@
 import { ApiError } from '../../http/error-codes.ts'
 import type { Handlers } from '../../contract/handler-types.ts'
 import { decodeCursor, linkedPage } from '../../contract/paging.ts'
+import { readPage, readRow } from '../response-cache/reads.ts'
 import * as orders from './repository.ts'
 
 const notFound = (orderId: number | bigint) => new ApiError('not_found', `Order ${orderId} not found`)
@@ -17,10 +18,12 @@ export const orderHandlers = {
     const limit = request.query.limit!
     const afterId = cursor === undefined ? 0 : decodeCursor(cursor)
     const page = await orders.listOrders(request.db, { limit, afterId })
+    readPage(reply, 'orders', afterId, page.nextId)
     return linkedPage(reply, request.routeOptions.url!, request.query, page)
   },
 
-  async getOrder (request) {
+  async getOrder (request, reply) {
+    readRow(reply, 'orders', request.params.orderId)
     const order = await orders.findOrder(request.db, request.params.orderId)
     if (order === undefined) throw notFound(request.params.orderId)
     return order

@@ -16,7 +16,7 @@ import type { components } from '../../../generated/openapi.ts'
 import { inTransaction } from '../../database/group-commit.ts'
 import type { Database, OrderRow, PetRow } from '../../database/schema.ts'
 import { toApiInt } from '../../http/int64.ts'
-import { toPage } from '../../contract/paging.ts'
+import { toPage, type Page } from '../../contract/paging.ts'
 import { prepare } from '../../database/prepared.ts'
 import { changedFields, recordEvents, type NewEvent } from '../events/outbox.ts'
 import { toPet } from '../pets/repository.ts'
@@ -112,7 +112,7 @@ export async function findOrder (db: Kysely<Database>, id: Id): Promise<Order | 
 }
 
 /** Up to `limit` orders in ascending id order, and whether more follow. */
-export async function listOrders (db: Kysely<Database>, query: { limit: number, afterId: Id }): Promise<{ items: Order[], more: boolean }> {
+export async function listOrders (db: Kysely<Database>, query: { limit: number, afterId: Id }): Promise<Page<Order>> {
   const { rows } = await selectPage(db, { afterId: query.afterId, limit: query.limit + 1 })
   return toPage(rows, query.limit, toOrder)
 }

@@ -8,6 +8,7 @@ import { entityTag, match } from '../../http/conditional.ts'
 import { ApiError } from '../../http/error-codes.ts'
 import type { Handlers } from '../../contract/handler-types.ts'
 import { decodeCursor, linkedPage } from '../../contract/paging.ts'
+import { readPage, readRow } from '../response-cache/reads.ts'
 import * as pets from './repository.ts'
 
 export const petHandlers = {
@@ -17,6 +18,7 @@ export const petHandlers = {
     const limit = request.query.limit!
     const afterId = cursor === undefined ? 0 : decodeCursor(cursor)
     const page = await pets.listPets(request.db, { limit, status, afterId })
+    readPage(reply, 'pets', afterId, page.nextId)
     return linkedPage(reply, request.routeOptions.url!, request.query, page)
   },
 
@@ -27,7 +29,8 @@ export const petHandlers = {
     return pet
   },
 
-  async getPet (request) {
+  async getPet (request, reply) {
+    readRow(reply, 'pets', request.params.petId)
     const pet = await pets.findPet(request.db, request.params.petId)
     if (pet === undefined) throw new ApiError('not_found', `Pet ${request.params.petId} not found`)
     return pet

@@ -7,7 +7,7 @@ import { isPostgres } from '../../database/connect.ts'
 import { inTransaction } from '../../database/group-commit.ts'
 import type { Database, OrderRow, PetRow } from '../../database/schema.ts'
 import { toApiInt } from '../../http/int64.ts'
-import { toPage } from '../../contract/paging.ts'
+import { toPage, type Page } from '../../contract/paging.ts'
 import { prepare } from '../../database/prepared.ts'
 import { changedFields, createdEvent, recordCreated, recordEvents, type CreatedEventValues } from '../events/outbox.ts'
 import { deliveriesOfCreated } from '../webhooks/subscribers.ts'
@@ -134,7 +134,7 @@ export interface PageQuery {
 }
 
 /** Up to `limit` pets in ascending id order, and whether more follow. */
-export async function listPets (db: Kysely<Database>, query: PageQuery): Promise<{ items: Pet[], more: boolean }> {
+export async function listPets (db: Kysely<Database>, query: PageQuery): Promise<Page<Pet>> {
   // One row more than asked tells whether a next page exists without a COUNT.
   const values = { afterId: query.afterId, limit: query.limit + 1 }
   const { rows } = query.status === undefined

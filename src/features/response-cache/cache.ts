@@ -2,19 +2,31 @@
  * Encoded answers of successful reads, kept by the canonical form of their query
  * (./key.ts), never stale.
  *
- * Freshness is proven, not guessed: every lookup first reads the database's data version
- * (../../database/data-version.ts: it moves with any commit, whoever makes it, on SQLite
- * and on PostgreSQL alike), and an answer is served only to a lookup that read the very
- * version the answer was kept under. An answer is kept under the version read before its
- * query ran: if anything was committed since, that version never comes back, and the
- * answer is never served. A version that moves empties the cache, as it holds nothing
- * servable any more.
+ * Freshness is proven, not guessed. Every lookup first reads the database
+ * (../../database/data-version.ts): its data version, which moves with any commit,
+ * whoever makes it, and the pets and orders changed since the reading before, on SQLite
+ * and on PostgreSQL alike, in this instance or another. Before a reading is used, what it
+ * tells is applied:
+ * - an answer whose handler told which rows it was made from (./reads.ts: a pet, a page
+ *   of orders) is dropped when one of them changed, and stays otherwise: a new pet, with
+ *   its new id, leaves every pet and every full page before it cached;
+ * - any other answer is served only to lookups that read the very version it was kept
+ *   under, and goes when the version moves;
+ * - when the changes are not known (the first reading, a long pause, a flood), every
+ *   answer goes.
+ *
+ * An answer is kept under the reading made before its query ran. A change its query may
+ * have missed is one applied since: the answer is not kept if a change applied since that
+ * reading touches its rows (the recent changes are logged for this), and any later change
+ * drops it once kept.
  *
  * Each entry holds the body as sent, its entity tag and the headers its handler set (a
  * page's `Link`), so a hit, and a 304, costs no query, serialization or hashing.
  */
 import { LRUCache } from 'lru-cache'
-import type { DataVersion, DataVersionReader } from '../../database/data-version.ts'
+import type { DataVersion, DataVersionReader, Reading } from '../../database/data-version.ts'
+import { EVERY_ROW, type RowChange } from '../../database/row-changes.ts'
+import { affects, type Read } from './reads.ts'
 
 export interface CachedAnswer {
   /**
@@ -29,9 +41,20 @@ export interface CachedAnswer {
 }
 
 interface Entry extends CachedAnswer {
-  /** The data version read before the answer's query ran. */
+  /** The rows the answer was made from; undefined when the handler did not tell. */
+  reads: readonly Read[] | undefined
+  /** Where `reads` is undefined: the data version read before the answer's query ran. */
   version: DataVersion
 }
+
+/** What a lookup read: the version, and how many readings with changes had been applied. */
+export interface Lookup {
+  version: DataVersion
+  generation: number
+}
+
+/** How many of the latest changes are logged, to check the answers about to be kept. */
+const LOGGED_CHANGES = 4096
 
 /**
  * `text` as one flat string of its own. A serializer's output is often a rope of its
@@ -64,12 +87,27 @@ export class ResponseCache {
   readonly #seenOnceMaxBytes: number
   #seenOnceBytes = 0
   #version: DataVersion | undefined
+  /** The keys of the answers made from anything, which go when the version moves. */
+  readonly #fromAnything = new Set<string>()
+  /** The keys of the answers made from one row, by table and id. */
+  readonly #byRow = new Map<string, Map<bigint, Set<string>>>()
+  /** The keys of the answers made from a page of rows, by table. */
+  readonly #pages = new Map<string, Set<string>>()
+  /** The readings applied that had changes (or did not know them). */
+  #generation = 0
+  /** The latest changes applied, each with the generation it came in. */
+  #log: Array<{ generation: number, change: RowChange }> = []
+  /** Every change applied after this generation is in the log. */
+  #loggedAfter = 0
+  readonly #lookups = new WeakMap<Reading, Lookup>()
 
   constructor (private readonly reader: DataVersionReader, maxBytes: number) {
     this.#seenOnceMaxBytes = Math.floor(maxBytes * SEEN_ONCE_SHARE)
     this.#entries = new LRUCache({
       maxSize: maxBytes,
-      sizeCalculation: (answer, key) => answer.body.length + key.length + 200
+      sizeCalculation: (answer, key) => answer.body.length + key.length + 200,
+      // Called as an entry goes, whatever the reason (dropped, pushed out, replaced).
+      dispose: (entry, key) => this.#unindex(key, entry)
     })
   }
 
@@ -81,20 +119,23 @@ export class ResponseCache {
     return this.reader.waitsOnDatabase
   }
 
-  /** The database's version now (the same value while it stands still), emptying the cache if it moved. */
-  async version (): Promise<DataVersion> {
-    const version = await this.reader.read()
-    if (version !== this.#version) {
-      this.#entries.clear()
-      this.#version = version
+  /** Reads the database, and drops what the reading says may have changed. */
+  async version (): Promise<Lookup> {
+    const reading = await this.reader.read()
+    let lookup = this.#lookups.get(reading)
+    if (lookup === undefined) {
+      this.#apply(reading)
+      lookup = { version: reading.version, generation: this.#generation }
+      this.#lookups.set(reading, lookup)
     }
-    return version
+    return lookup
   }
 
-  /** The answer kept for `key` under `version`, which `version()` just gave. */
-  get (key: string, version: DataVersion): CachedAnswer | undefined {
+  /** The answer kept for `key` that `lookup`, which `version()` just gave, may be served. */
+  get (key: string, lookup: Lookup): CachedAnswer | undefined {
     const entry = this.#entries.get(key)
-    return entry?.version === version ? entry : undefined
+    if (entry === undefined) return undefined
+    return entry.reads !== undefined || entry.version === lookup.version ? entry : undefined
   }
 
   /**
@@ -119,9 +160,22 @@ export class ResponseCache {
     return false
   }
 
-  /** Keeps an answer whose query ran after `version` was read, unless the database has moved since. */
-  keep (key: string, version: DataVersion, answer: CachedAnswer): void {
-    if (version === this.#version) this.#entries.set(flat(key), { ...answer, version })
+  /**
+   * Keeps an answer whose query ran after `lookup` was read, made from the rows `reads`
+   * (from anything when undefined), unless something it was made from may have changed
+   * since that reading.
+   */
+  keep (key: string, lookup: Lookup, answer: CachedAnswer, reads?: readonly Read[]): void {
+    if (reads === undefined || reads.length === 0) {
+      if (lookup.version === this.#version) this.#set(flat(key), { ...answer, reads: undefined, version: lookup.version })
+      return
+    }
+    if (lookup.generation < this.#loggedAfter) return
+    for (let i = this.#log.length - 1; i >= 0 && this.#log[i]!.generation > lookup.generation; i--) {
+      const { change } = this.#log[i]!
+      if (reads.some((read) => affects(change, read))) return
+    }
+    this.#set(flat(key), { ...answer, reads, version: lookup.version })
   }
 
   get size (): number {
@@ -131,6 +185,86 @@ export class ResponseCache {
   /** What the keys seen once are counted as costing, in bytes; at most an eighth of the size. */
   get seenOnceBytes (): number {
     return this.#seenOnceBytes
+  }
+
+  #apply (reading: Reading): void {
+    if (reading.version !== this.#version) {
+      this.#version = reading.version
+      for (const key of [...this.#fromAnything]) this.#entries.delete(key)
+    }
+    const { changes } = reading
+    if (changes === undefined) {
+      this.#generation++
+      this.#entries.clear()
+      this.#log = []
+      this.#loggedAfter = this.#generation
+    } else if (changes.length > 0) {
+      this.#generation++
+      this.#drop(changes)
+      for (const change of changes) this.#log.push({ generation: this.#generation, change })
+      if (this.#log.length > LOGGED_CHANGES) {
+        const forgotten = this.#log.splice(0, this.#log.length - LOGGED_CHANGES)
+        this.#loggedAfter = forgotten.at(-1)!.generation
+      }
+    }
+  }
+
+  /** Drops the answers made from a row that changed. */
+  #drop (changes: readonly RowChange[]): void {
+    for (const change of changes) {
+      const ofTable = this.#byRow.get(change.table)
+      if (ofTable === undefined) continue
+      const keys = change.id === EVERY_ROW ? [...ofTable.values()].flatMap((keys) => [...keys]) : [...ofTable.get(change.id) ?? []]
+      for (const key of keys) this.#entries.delete(key)
+    }
+    for (const [table, keys] of this.#pages) {
+      const ofTable = changes.filter((change) => change.table === table)
+      if (ofTable.length === 0) continue
+      for (const key of [...keys]) {
+        const reads = this.#entries.peek(key)?.reads
+        if (reads?.some((read) => ofTable.some((change) => affects(change, read))) === true) this.#entries.delete(key)
+      }
+    }
+  }
+
+  #set (key: string, entry: Entry): void {
+    this.#entries.set(key, entry)
+    // An answer larger than the whole cache is not kept.
+    if (this.#entries.peek(key) !== entry) return
+    if (entry.reads === undefined) {
+      this.#fromAnything.add(key)
+      return
+    }
+    for (const read of entry.reads) {
+      if ('id' in read) {
+        let ofTable = this.#byRow.get(read.table)
+        if (ofTable === undefined) this.#byRow.set(read.table, ofTable = new Map())
+        let keys = ofTable.get(read.id)
+        if (keys === undefined) ofTable.set(read.id, keys = new Set())
+        keys.add(key)
+      } else {
+        let keys = this.#pages.get(read.table)
+        if (keys === undefined) this.#pages.set(read.table, keys = new Set())
+        keys.add(key)
+      }
+    }
+  }
+
+  #unindex (key: string, entry: Entry): void {
+    if (entry.reads === undefined) {
+      this.#fromAnything.delete(key)
+      return
+    }
+    for (const read of entry.reads) {
+      if ('id' in read) {
+        const ofTable = this.#byRow.get(read.table)
+        const keys = ofTable?.get(read.id)
+        keys?.delete(key)
+        if (keys?.size === 0) ofTable!.delete(read.id)
+      } else {
+        this.#pages.get(read.table)?.delete(key)
+      }
+    }
   }
 }
 

@@ -11,28 +11,31 @@ import { entityTag } from '../../http/conditional.ts'
 import { JSON_MEDIA_TYPE } from '../../http/media-type.ts'
 import { flat } from './cache.ts'
 import { cacheKeyOf } from './key.ts'
+import { recordReads } from './reads.ts'
 
 /**
  * The handler of a read, through the response cache: a kept answer is sent as it was,
  * headers and entity tag included (the ETag hook then has nothing to compute); otherwise
  * the handler runs and its 200 is kept (from the key's second request on: see
  * ResponseCache.admits), keyed by the operation and its validated parameters, which is
- * all a read depends on (the key check and validation have run before, on every request).
+ * all a read depends on (the key check and validation have run before, on every request),
+ * with the rows the handler tells it read (./reads.ts).
  */
 const cachedReads = (waitsOnDatabase: boolean): HandlerWrapper => (app, operation, handler) => {
   const cache = app.responseCache
   if (operation.method !== 'GET' || cache === undefined || cache.waitsOnDatabase !== waitsOnDatabase) return handler
   const keyOf = cacheKeyOf(operation.operationId, parameterNames(operation, 'params'), parameterNames(operation, 'querystring'))
   return async function cachedHandler (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
-    const version = await cache.version()
+    const lookup = await cache.version()
     const key = keyOf(request.params, request.query)
-    const hit = cache.get(key, version)
+    const hit = cache.get(key, lookup)
     if (hit !== undefined) {
       reply.headers(hit.headers).header('etag', hit.etag)
       return hit.body
     }
     if (!cache.admits(key)) return handler.call(this, request, reply)
     const before = new Set(Object.keys(reply.getHeaders()))
+    const reads = recordReads(reply)
     const payload = await handler.call(this, request, reply)
     if (reply.statusCode !== 200) return payload
     // Serialized here as Fastify would: text as it is, anything else by the route's schema.
@@ -42,7 +45,7 @@ const cachedReads = (waitsOnDatabase: boolean): HandlerWrapper => (app, operatio
     const etag = entityTag(body)
     const headers = Object.fromEntries(Object.entries(reply.getHeaders())
       .filter(([name]) => !before.has(name)).map(([name, value]) => [name, String(value)]))
-    cache.keep(key, version, { body, etag, headers })
+    cache.keep(key, lookup, { body, etag, headers }, reads)
     reply.header('etag', etag)
     return body
   }

@@ -1,11 +1,15 @@
 /**
  * The response cache (./cache.ts), as the `responseCache` decorator, unless its size is 0:
- * on SQLite and on PostgreSQL, where several instances write, since the data version
- * proves a kept answer fresh on both (../../database/data-version.ts).
+ * on SQLite and on PostgreSQL, where several instances write, since the data version and
+ * the changed rows prove a kept answer fresh on both (../../database/data-version.ts).
+ *
+ * And, cache or none, the changed rows' upkeep: the triggers record every change, and what
+ * is older than any reader needs is deleted every minute (../../database/row-changes.ts).
  */
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { dataVersionOf } from '../../database/data-version.ts'
+import { deleteOldRowChanges } from '../../database/row-changes.ts'
 import { ResponseCache } from './cache.ts'
 
 declare module 'fastify' {
@@ -14,7 +18,25 @@ declare module 'fastify' {
   }
 }
 
-export default fp(async function responseCache (app: FastifyInstance, options: { maxBytes: number }) {
+export interface ResponseCacheOptions {
+  maxBytes: number
+  /** How often old changed rows are deleted. */
+  pruneIntervalMs?: number
+}
+
+export default fp(async function responseCache (app: FastifyInstance, options: ResponseCacheOptions) {
   const reader = dataVersionOf(app.db)
   app.decorate('responseCache', reader === undefined || options.maxBytes === 0 ? undefined : new ResponseCache(reader, options.maxBytes))
+
+  let pruning: Promise<unknown> = Promise.resolve()
+  const prune = setInterval(() => {
+    pruning = deleteOldRowChanges(app.db).catch((error: unknown) => {
+      // A busy or unreachable database: the next minute tries again.
+      app.log.warn({ err: error }, 'old changed rows could not be deleted; trying again in a minute')
+    })
+  }, options.pruneIntervalMs ?? 60_000).unref()
+  app.addHook('onClose', async () => {
+    clearInterval(prune)
+    await pruning
+  })
 }, { name: 'response-cache', dependencies: ['database'] })

@@ -12,7 +12,7 @@ import { write } from '../../database/group-commit.ts'
 import { prepare } from '../../database/prepared.ts'
 import type { Database } from '../../database/schema.ts'
 import { toApiInt } from '../../http/int64.ts'
-import { toPage } from '../../contract/paging.ts'
+import { toPage, type Page } from '../../contract/paging.ts'
 
 export type WebhookDelivery = components['schemas']['WebhookDelivery']
 export type DeliveryRow = Selectable<Database['webhook_deliveries']>
@@ -41,7 +41,7 @@ const selectPage = prepare<{ endpointId: Id, beforeId: Id, limit: number }, Deli
     .orderBy('id', 'desc').limit(param('limit')))
 
 /** Up to `limit` attempts of an endpoint, newest first, before `beforeId` (INT64_MAX: from the newest). */
-export async function listDeliveries (db: Kysely<Database>, endpointId: Id, query: { beforeId: Id, limit: number }): Promise<{ items: WebhookDelivery[], more: boolean }> {
+export async function listDeliveries (db: Kysely<Database>, endpointId: Id, query: { beforeId: Id, limit: number }): Promise<Page<WebhookDelivery>> {
   const { rows } = await selectPage(db, { endpointId, beforeId: query.beforeId, limit: query.limit + 1 })
   return toPage(rows, query.limit, toDelivery)
 }

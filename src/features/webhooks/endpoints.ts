@@ -8,7 +8,7 @@ import { inTransaction } from '../../database/group-commit.ts'
 import { prepare } from '../../database/prepared.ts'
 import type { Database } from '../../database/schema.ts'
 import { toApiInt } from '../../http/int64.ts'
-import { toPage } from '../../contract/paging.ts'
+import { toPage, type Page } from '../../contract/paging.ts'
 import { endPendingDeliveries } from './deliveries.ts'
 
 export type WebhookEndpoint = components['schemas']['WebhookEndpoint']
@@ -69,7 +69,7 @@ export async function findEndpoint (db: Kysely<Database>, id: Id): Promise<Endpo
 }
 
 /** Up to `limit` endpoints after `afterId`, in ascending id order, and whether more follow. */
-export async function listEndpoints (db: Kysely<Database>, query: { afterId: Id, limit: number }): Promise<{ items: WebhookEndpoint[], more: boolean }> {
+export async function listEndpoints (db: Kysely<Database>, query: { afterId: Id, limit: number }): Promise<Page<WebhookEndpoint>> {
   const { rows } = await selectPage(db, { afterId: query.afterId, limit: query.limit + 1 })
   return toPage(rows, query.limit, toEndpoint)
 }

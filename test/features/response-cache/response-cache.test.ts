@@ -10,7 +10,7 @@ import pg from 'pg'
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
 import { encodeCursor } from '../../../src/contract/paging.ts'
-import { dataVersionOf, sharedPerTurn, type DataVersion } from '../../../src/database/data-version.ts'
+import { dataVersionOf, sharedPerTurn, type DataVersion, type Reading } from '../../../src/database/data-version.ts'
 import { flat, ResponseCache } from '../../../src/features/response-cache/cache.ts'
 import { cacheKeyOf } from '../../../src/features/response-cache/key.ts'
 import { AUTH, build, JSON_HEADERS, TEST_DATABASE, testDatabaseUrl } from '../../helpers/app.ts'
@@ -181,11 +181,12 @@ t.test('RESPONSE_CACHE_MB=0 turns the cache off', async (t) => {
   t.equal((await read(app, '/v1/pets')).statusCode, 200)
 })
 
-const FIXED = [1, 0] as const
+const FIXED: Reading = { version: [1, 0], changes: [] }
 
-t.test('an answer is served only to lookups that read the version it was read at', async (t) => {
+t.test('an answer made from anything is served only to lookups that read the version it was read at', async (t) => {
   let version: DataVersion = [1, 0]
-  const cache = new ResponseCache({ waitsOnDatabase: false, read: async () => version }, 1 << 20)
+  let reading: Reading = { version, changes: [] }
+  const cache = new ResponseCache({ waitsOnDatabase: false, read: async () => reading.version === version ? reading : (reading = { version, changes: [] }) }, 1 << 20)
   const answer = { body: '[]', etag: '"x"', headers: {} }
   const before = await cache.version()
   t.equal(await cache.version(), before, 'the same version while nothing moves')
@@ -201,10 +202,10 @@ t.test('an answer is served only to lookups that read the version it was read at
   t.match(cache.get('/v1/pets', now), answer)
 })
 
-t.test('versions read with a query (PostgreSQL): served under its own version only, whatever order the reads end in', async (t) => {
+t.test('versions read with a query (PostgreSQL): an answer made from anything is served under its own version only, whatever order the reads end in', async (t) => {
   const versions = ['10:12:', '10:13:12', '10:13:']
   let reads = 0
-  const cache = new ResponseCache({ waitsOnDatabase: true, read: async () => versions[reads++]! }, 1 << 20)
+  const cache = new ResponseCache({ waitsOnDatabase: true, read: async () => ({ version: versions[reads++]!, changes: [] }) }, 1 << 20)
   t.equal(cache.waitsOnDatabase, true)
   const answer = { body: '[]', etag: '"x"', headers: {} }
   const first = await cache.version()
@@ -252,8 +253,11 @@ t.test('on SQLite too the reads of one turn share one data version, read after t
   await run("insert into pets (name, category_id) values ('Outsider', 2)")
   const second = reader.read()
   t.equal(second, first, 'one read for both')
-  t.not(await first, before, 'taken after the commit, so the first sees it too')
-  t.equal(await reader.read(), await first, 'the same version while nothing moves')
+  t.not((await first).version, before.version, 'taken after the commit, so the first sees it too')
+  t.same((await first).changes, [{ table: 'pets', id: 1n }], 'with the row it changed')
+  const again = await reader.read()
+  t.equal(again.version, (await first).version, 'the same version while nothing moves')
+  t.same(again.changes, [], 'and no change since')
 })
 
 t.test('concurrent hits read the data version once: on PostgreSQL one query for them all', async (t) => {

@@ -1,0 +1,137 @@
+/**
+ * The pets and orders changed since a reader last looked, from `row_changes`, which
+ * triggers fill in the transaction of every change, whoever makes it
+ * (migrations/20261130000000_record_row_changes.ts). The rows are kept `KEPT_MS`, then
+ * deleted (`deleteOldRowChanges`); a reader that looked longer ago than `STALE_MS` does
+ * not trust what is left and says so, as it does past `MOST_CHANGES` changes at once.
+ */
+import type SQLite from 'better-sqlite3'
+import { CompiledQuery, sql, type Kysely } from 'kysely'
+import { performance } from 'node:perf_hooks'
+import { isPostgres } from './connect.ts'
+import { write } from './group-commit.ts'
+import type { Database } from './schema.ts'
+
+/** A pet or an order inserted, updated or deleted. */
+export interface RowChange {
+  table: string
+  /** `EVERY_ROW` where the table was emptied at once (PostgreSQL's TRUNCATE). */
+  id: bigint
+}
+
+/** The id no row has, that stands for all of them. */
+export const EVERY_ROW = 0n
+
+/** How long the changes are kept. */
+export const KEPT_MS = 5 * 60_000
+
+/** How long a reader trusts its last look: well within `KEPT_MS`, whatever was deleted since. */
+export const STALE_MS = 60_000
+
+/** Beyond this many changes at once, a reader says "unknown" rather than list them. */
+export const MOST_CHANGES = 10_000
+
+/**
+ * SQLite: the changes committed since the last call, by position, since SQLite commits one
+ * writer at a time; undefined on the first call, after a long pause, or past
+ * `MOST_CHANGES`. Never called in the middle of a transaction of this connection.
+ */
+export function sqliteChanges (sqlite: SQLite.Database): () => RowChange[] | undefined {
+  const since = sqlite.prepare('select position, table_name, row_id from row_changes where position > ? order by position limit ?')
+    .raw().safeIntegers(true)
+  // AUTOINCREMENT's high-water mark: what the next change will be above, even once every
+  // row is deleted.
+  const highest = sqlite.prepare("select coalesce((select seq from sqlite_sequence where name = 'row_changes'), 0)")
+    .pluck().safeIntegers(true)
+  let position: bigint | undefined
+  let readAt = 0
+  return () => {
+    const now = performance.now()
+    const trusted = position !== undefined && now - readAt < STALE_MS
+    readAt = now
+    if (!trusted) {
+      position = highest.get() as bigint
+      return undefined
+    }
+    const rows = since.all(position, MOST_CHANGES + 1) as Array<[bigint, string, bigint]>
+    if (rows.length > 0) position = rows.at(-1)![0]
+    if (rows.length > MOST_CHANGES) {
+      position = highest.get() as bigint
+      return undefined
+    }
+    return rows.map(([, table, id]) => ({ table, id }))
+  }
+}
+
+interface SnapshotRow { snapshot: string, table_name: string | null, row_id: string | null }
+
+const SNAPSHOT = CompiledQuery.raw('select pg_current_snapshot()::text as snapshot') as CompiledQuery<SnapshotRow>
+
+/**
+ * PostgreSQL: the snapshot, and the changes of the transactions it sees that `$1`, an
+ * earlier snapshot, did not: those that committed since, in whatever order. In one
+ * statement, so both are of one snapshot (`pg_current_snapshot()` is the statement's).
+ */
+const sinceSnapshot = (snapshot: string) => CompiledQuery.raw(`select s.snapshot, c.table_name, c.row_id::text as row_id
+from (select pg_current_snapshot()::text as snapshot) s
+left join lateral (
+  select table_name, row_id from row_changes
+  where transaction_id >= pg_snapshot_xmin($1::pg_snapshot) and not pg_visible_in_snapshot(transaction_id, $1::pg_snapshot)
+  limit ${MOST_CHANGES + 1}
+) c on true`, [snapshot]) as CompiledQuery<SnapshotRow>
+
+/**
+ * PostgreSQL: each call, the current snapshot (the data version) and the changes since
+ * the snapshot of an earlier call. Calls may be in flight together and end in any order:
+ * each looks from the snapshot of the latest call begun before it that has ended. Any
+ * snapshot a call ended with will do, since everything it sees was listed by that call or
+ * one before it; a change is listed at least once, sometimes twice.
+ */
+export function postgresChanges (db: Kysely<Database>): () => Promise<{ version: string, changes: RowChange[] | undefined }> {
+  let base: { snapshot: string, begun: number, at: number } | undefined
+  let begun = 0
+  return async () => {
+    const number = ++begun
+    const at = performance.now()
+    const from = base !== undefined && at - base.at < STALE_MS ? base.snapshot : undefined
+    const { rows } = await db.executeQuery(from === undefined ? SNAPSHOT : sinceSnapshot(from))
+    const snapshot = rows[0]!.snapshot
+    if (base === undefined || number > base.begun) base = { snapshot, begun: number, at }
+    if (from === undefined || rows.length > MOST_CHANGES) return { version: snapshot, changes: undefined }
+    const changes: RowChange[] = []
+    for (const row of rows) if (row.table_name !== null) changes.push({ table: row.table_name, id: BigInt(row.row_id!) })
+    return { version: snapshot, changes }
+  }
+}
+
+/** How many old changes are read and deleted at a time. */
+const PRUNE_BATCH = 5000
+
+/**
+ * Deletes the changes older than `KEPT_MS`, oldest first, a batch per transaction; resolves
+ * with how many. Their positions follow their times, so reading from the oldest finds them
+ * without reading the rest.
+ */
+export async function deleteOldRowChanges (db: Kysely<Database>, now = Date.now()): Promise<number> {
+  const cutoff = now - KEPT_MS
+  let deleted = 0
+  for (;;) {
+    const rows = await db.selectFrom('row_changes').select(['position', 'changed_at'])
+      .orderBy('position').limit(PRUNE_BATCH).execute()
+    const old = rows.filter((row) => millis(row.changed_at) < cutoff)
+    if (old.length > 0) {
+      const last = old.at(-1)!.position
+      // The time again: on PostgreSQL a lower position may commit later, and be young.
+      const before = isPostgres(db) ? new Date(cutoff) : Math.floor(cutoff / 1000)
+      await write(db, (db) => db.deleteFrom('row_changes').where('position', '<=', last)
+        .where('changed_at', '<', sql<number>`${before}`).execute())
+    }
+    deleted += old.length
+    if (old.length < PRUNE_BATCH) return deleted
+  }
+}
+
+/** `changed_at`: unix seconds from SQLite, a Date from PostgreSQL. */
+function millis (value: unknown): number {
+  return value instanceof Date ? value.getTime() : Number(value) * 1000
+}

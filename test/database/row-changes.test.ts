@@ -1,0 +1,97 @@
+/**
+ * The changed rows the response cache reads with the data version: every pet and order
+ * inserted, updated or deleted, by anyone, is in the next reading, at least once; and on
+ * PostgreSQL, a change is listed once it commits, whenever it began.
+ */
+import { sql } from 'kysely'
+import pg from 'pg'
+import t, { type Test } from 'tap'
+import { dataVersionOf, type DataVersionReader, type Reading } from '../../src/database/data-version.ts'
+import { deleteOldRowChanges, KEPT_MS } from '../../src/database/row-changes.ts'
+import { build, JSON_HEADERS, TEST_KEY } from '../helpers/app.ts'
+import { createPostgresDatabase, postgresSkipReason } from '../helpers/services.ts'
+import { buildApp } from '../../src/app.ts'
+
+const ids = (reading: Reading, table = 'pets') => reading.changes?.filter((change) => change.table === table).map((change) => Number(change.id))
+
+/** A reader whose first reading (changes not known yet) is behind it. */
+async function readerOf (t: Test, app: { db: Parameters<typeof dataVersionOf>[0] }): Promise<DataVersionReader> {
+  const reader = dataVersionOf(app.db)!
+  t.equal((await reader.read()).changes, undefined, 'the first reading knows no changes')
+  return reader
+}
+
+t.test('every pet and order inserted, updated or deleted is in the next reading', async (t) => {
+  const app = await build(t, { events: { pollIntervalMs: 3_600_000 }, webhooks: { pollIntervalMs: 3_600_000 } })
+  const reader = await readerOf(t, app)
+  t.same((await reader.read()).changes, [], 'nothing changed')
+  const created = await app.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: { name: 'Rex', categoryId: 1, status: 'available' } })
+  t.equal(created.statusCode, 201)
+  t.same(ids(await reader.read()), [1], 'a pet created')
+  const placed = await app.inject({ method: 'POST', url: '/v1/store/orders', headers: JSON_HEADERS, payload: { petId: 1, quantity: 1 } })
+  t.equal(placed.statusCode, 201)
+  let reading = await reader.read()
+  t.same([ids(reading), ids(reading, 'orders')], [[1], [1]], 'an order placed, and its pet reserved')
+  await sql`update pets set name = 'Renamed' where id = 1`.execute(app.db)
+  t.same(ids(await reader.read()), [1], 'a change made with SQL, as another program would')
+  await sql`delete from orders where id = 1`.execute(app.db)
+  reading = await reader.read()
+  t.same([ids(reading), ids(reading, 'orders')], [[], [1]], 'an order deleted')
+  await sql`update pets set id = 5 where id = 1`.execute(app.db)
+  t.same(ids(await reader.read())?.sort(), [1, 5], 'an id changed: both')
+  await app.events.settled()
+  t.same((await reader.read()).changes, [], 'nothing else: numbering events and the like change no pet or order')
+})
+
+t.test('old changes are deleted, young ones kept', async (t) => {
+  const app = await build(t)
+  const count = async () => Number((await sql<{ n: number }>`select count(*) as n from row_changes`.execute(app.db)).rows[0]!.n)
+  await sql`insert into pets (name, category_id) values ('a', 1), ('b', 1), ('c', 1)`.execute(app.db)
+  t.equal(await count(), 3)
+  t.equal(await deleteOldRowChanges(app.db), 0, 'none is old yet')
+  t.equal(await count(), 3)
+  // Seen from a few seconds more than KEPT_MS ahead, they are all old.
+  t.equal(await deleteOldRowChanges(app.db, Date.now() + KEPT_MS + 5_000), 3)
+  t.equal(await count(), 0)
+  const reader = await readerOf(t, app)
+  await sql`insert into pets (name, category_id) values ('d', 1)`.execute(app.db)
+  t.same(ids(await reader.read()), [4], 'and a change after is still found')
+})
+
+t.test('SQLite: a reading asked for inside a transaction of the connection is taken once it ends', { skip: process.env.PETSTORE_TEST_DATABASE === 'postgres' && 'SQLite only' }, async (t) => {
+  const app = await build(t)
+  const reader = await readerOf(t, app)
+  let read = false
+  let reading: Promise<Reading> | undefined
+  await app.db.transaction().execute(async (trx) => {
+    await sql`insert into pets (name, category_id) values ('uncommitted', 1)`.execute(trx)
+    reading = reader.read()
+    reading.then(() => { read = true }, () => {})
+    // Turns of the event loop go by while the transaction is open.
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve))
+    t.equal(read, false, 'not taken while the change may yet be rolled back')
+  })
+  t.same(ids(await reading!), [1], 'taken after the commit, with it')
+})
+
+const skip = await postgresSkipReason()
+
+t.test('PostgreSQL: a change that began before a reading and committed after it is in a later reading', { skip }, async (t) => {
+  const url = await createPostgresDatabase(t)
+  const app = await buildApp({ database: { url }, apiKeys: [TEST_KEY], pressure: { maxEventLoopDelayMs: 0 } })
+  t.teardown(() => app.close())
+  const reader = await readerOf(t, app)
+  const slow = new pg.Client({ connectionString: url })
+  await slow.connect()
+  t.teardown(() => slow.end())
+  await slow.query('begin')
+  await slow.query("insert into pets (name, category_id) values ('slow', 1)")
+  await sql`insert into pets (name, category_id) values ('quick', 1)`.execute(app.db)
+  t.same(ids(await reader.read()), [2], 'the later change, committed first')
+  await slow.query('commit')
+  t.same(ids(await reader.read()), [1], 'the earlier one, once committed')
+  t.same(ids(await reader.read()), [], 'each once')
+  await sql`truncate pets cascade`.execute(app.db)
+  const reading = await reader.read()
+  t.same([ids(reading), ids(reading, 'orders')], [[0], [0]], 'a truncate: row 0, every row, of each table emptied')
+})

@@ -1,6 +1,7 @@
 /**
  * Group commit: on SQLite, writes that arrive together share one transaction (one fsync),
- * each in its own savepoint; on PostgreSQL, and inside a transaction, a write runs at once.
+ * each in its own savepoint; on PostgreSQL, the creates of pets that arrive together are one
+ * statement; inside a transaction, a write runs at once.
  */
 import { sql, type Kysely } from 'kysely'
 import t from 'tap'
@@ -32,10 +33,30 @@ t.test('writes that arrive together are committed together, each with its own an
   t.equal(new Set(pets.map((pet) => pet.id)).size, 20, 'with its own id')
   t.equal(await rowCount({ db }, 'pets'), 20, 'all stored')
   const begins = statements.filter((statement) => statement.startsWith('begin')).length
-  // On PostgreSQL a create (the pet and its event) is one statement, a transaction by
-  // itself, and the server groups the commits.
+  // On PostgreSQL the creates of a turn (the pets, their events and deliveries) are one
+  // statement, a transaction by itself.
   t.equal(begins, sqlite ? 1 : 0, sqlite ? 'one transaction, one commit, for all twenty' : 'PostgreSQL: no transaction opened')
-  if (!sqlite) t.equal(statements.filter((statement) => statement.startsWith('with "created" as (insert into "pets"')).length, 20, 'PostgreSQL: one statement each, at once')
+  if (!sqlite) t.equal(statements.filter((statement) => statement.startsWith('with input as')).length, 1, 'PostgreSQL: one statement for all twenty')
+})
+
+t.test('PostgreSQL: a create that fails in a batch fails alone, and the events follow the pets', { skip: sqlite && 'PostgreSQL only: SQLite groups creates in a transaction' }, async (t) => {
+  const { db, statements } = await database(t)
+  const outcomes = await Promise.allSettled([
+    createPet(db, { name: 'First', categoryId: 1 }),
+    // PostgreSQL text cannot hold a NUL: the statement of the batch fails, and this one with it.
+    createPet(db, { name: 'Nul\u0000', categoryId: 1 }),
+    createPet(db, { name: 'Third', categoryId: 3, status: 'sold' })
+  ])
+  t.match(outcomes, [
+    { status: 'fulfilled', value: { name: 'First' } },
+    { status: 'rejected', reason: { message: /invalid byte sequence|0x00/ } },
+    { status: 'fulfilled', value: { name: 'Third', status: 'sold' } }
+  ])
+  t.equal(statements.filter((statement) => statement.startsWith('with input as')).length, 4, 'the batch, then each alone')
+  const events = await db.selectFrom('events').select(['type', 'data']).orderBy(sql`position`).execute()
+  const pets = outcomes.flatMap((outcome) => outcome.status === 'fulfilled' ? [outcome.value] : [])
+  t.same(events.map((event) => [event.type, JSON.parse(event.data)]), pets.map((pet) => ['pet.created', pet]), 'each stored pet has its event, as it is')
+  t.equal(await rowCount({ db }, 'pets'), 2)
 })
 
 t.test('a write that fails in a group fails alone', async (t) => {

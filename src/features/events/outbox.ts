@@ -91,49 +91,80 @@ export async function recordEvents (db: Kysely<Database>, events: readonly NewEv
   await recordDeliveries(db, written)
 }
 
-/** The values `recordCreated` binds: see `createdEvent`. */
-export type CreatedEventValues = {
+/** One created row's event, but for the id: see `createdEvents`. */
+export interface CreatedEvent {
   eventId: string
-  eventType: string
   occurredAt: string
+  /** The event's data as JSON, after `{"id":N`: the other fields, each after a comma, and the closing brace. */
   eventFields: string
   traceContext: string | null
-} & CreatedDeliveryValues
+}
 
 /**
- * The values of a created row's event, for `recordCreated`: `data` is the new resource as
+ * The values of a created row's event, for `createdEvents`: `data` is the new resource as
  * its get operation will answer it, but for the id, which the database gives it in the
- * statement itself (any id here is left out).
+ * statement itself (any id here is left out). Made in the request's own context, so the
+ * event keeps its trace whichever request's turn writes it.
  */
-export function createdEvent (type: EventType, data: object): CreatedEventValues {
+export function createdEvent (data: object): CreatedEvent {
   const { id: _id, ...fields } = data as Record<string, unknown>
   const json = stringify(fields)!
-  // The JSON after `{"id":N`: the other fields, each after a comma, and the closing brace.
   return {
     eventId: newEventId(),
-    eventType: type,
-    eventSelection: resourceSelection(type),
     occurredAt: new Date().toISOString(),
     eventFields: json === '{}' ? '}' : `,${json.slice(1)}`,
     traceContext: activeTraceparent()
   }
 }
 
+/** The values `createdEventsInput` and `recordCreated` bind, and `deliveriesOfCreated` too: one item per created row. */
+export type CreatedEventsValues = {
+  eventType: string
+  eventIds: string[]
+  occurredAts: string[]
+  eventFields: string[]
+  traceContexts: Array<string | null>
+} & CreatedDeliveryValues
+
+/** The events of rows created together, all of type `type`, as `createdEventsInput` binds them. */
+export function createdEvents (type: EventType, events: readonly CreatedEvent[]): CreatedEventsValues {
+  return {
+    eventType: type,
+    eventSelection: resourceSelection(type),
+    eventIds: events.map((event) => event.eventId),
+    occurredAts: events.map((event) => event.occurredAt),
+    eventFields: events.map((event) => event.eventFields),
+    traceContexts: events.map((event) => event.traceContext)
+  }
+}
+
 /**
- * PostgreSQL: the insert of a created row's event, as a `with` of the statement that
- * inserts the row in a `with` named `created`, as is the event's webhook deliveries'
- * (../webhooks/subscribers.ts, `deliveriesOfCreated`). So the row and its event are written
- * by one statement, atomic by itself, in one round trip where a transaction of two inserts takes
- * four (the round trips, not the inserts, are most of a create's cost there). The event's
- * data is the JSON text made in the service with the id the database gave the row put
- * first: text joined, not JSON PostgreSQL would parse again (its JSON types refuse some
- * strings JSON allows, such as `\u0000`).
+ * PostgreSQL: `event_input`, a `with` of the statement that creates rows: each created
+ * row's event values, numbered `n` from 1 in the order given, as the rows are.
  */
-export function recordCreated (param: Param<CreatedEventValues>): RawBuilder<never> {
+export function createdEventsInput (param: Param<CreatedEventsValues>): RawBuilder<never> {
+  return sql<never>`(select * from unnest(cast(${param('eventIds')} as text[]), cast(${param('occurredAts')} as text[]),
+    cast(${param('eventFields')} as text[]), cast(${param('traceContexts')} as text[]))
+    with ordinality as event_input (event_id, occurred_at, event_fields, trace_context, n))`
+}
+
+/**
+ * PostgreSQL: the insert of created rows' events, as a `with` of the statement that
+ * inserts the rows, after a `with` named `numbered` that holds them, each numbered `n` as
+ * in `event_input`. So the rows, their events and the events' webhook deliveries
+ * (../webhooks/subscribers.ts, `deliveriesOfCreated`) are written by one statement,
+ * atomic by itself, in one round trip however many rows it creates, where a transaction of
+ * two inserts for each row takes four (the round trips, not the inserts, are most of a
+ * create's cost there). The events are written in the rows' order, so the feed has them in
+ * that order. Each event's data is the JSON text made in the service with the id the
+ * database gave the row put first: text joined, not JSON PostgreSQL would parse again (its
+ * JSON types refuse some strings JSON allows, such as `\u0000`).
+ */
+export function recordCreated (param: Param<CreatedEventsValues>): RawBuilder<never> {
   // In parentheses: Kysely adds none around a raw `with`.
   return sql<never>`(insert into events (id, type, occurred_at, data, trace_context)
-    select ${param('eventId')}, ${param('eventType')}, ${param('occurredAt')}, '{"id":' || cast(created.id as text) || ${param('eventFields')}, ${param('traceContext')}
-    from created)`
+    select e.event_id, cast(${param('eventType')} as text), e.occurred_at, '{"id":' || cast(c.id as text) || e.event_fields, e.trace_context
+    from numbered c join event_input e on e.n = c.n order by e.n)`
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Pets in the database. Plain functions taking `db` first; rows become API Pets here.
  */
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { components } from '../../../generated/openapi.ts'
 import { isPostgres } from '../../database/connect.ts'
 import { inTransaction } from '../../database/group-commit.ts'
@@ -9,8 +9,9 @@ import type { Database, OrderRow, PetRow } from '../../database/schema.ts'
 import { toApiInt } from '../../http/int64.ts'
 import { toPage, type Page } from '../../contract/paging.ts'
 import { prepare } from '../../database/prepared.ts'
-import { changedFields, createdEvent, recordCreated, recordEvents, type CreatedEventValues } from '../events/outbox.ts'
+import { changedFields, createdEvent, createdEvents, createdEventsInput, recordCreated, recordEvents, type CreatedEvent, type CreatedEventsValues } from '../events/outbox.ts'
 import { deliveriesOfCreated } from '../webhooks/subscribers.ts'
+import { batchPerTurn } from '../../database/batch-per-turn.ts'
 
 type Pet = components['schemas']['Pet']
 type NewPet = components['schemas']['NewPet']
@@ -32,14 +33,37 @@ const insertPet = prepare<PetValues, PetRow>((db, param) =>
     .values({ name: param('name'), category_id: param('categoryId'), status: param('status') })
     .returningAll())
 
-// PostgreSQL: the pet, its `pet.created` and the event's deliveries in one statement (../events/outbox.ts).
-const insertPetWithEvent = prepare<PetValues & CreatedEventValues, PetRow>((db, param) =>
-  db.with('created', (db) => db.insertInto('pets')
-    .values({ name: param('name'), category_id: param('categoryId'), status: param('status') })
-    .returningAll())
-    .with('recorded', () => recordCreated(param))
-    .with('delivered', () => deliveriesOfCreated(param))
-    .selectFrom('created').selectAll())
+type CreatedPetsValues = { names: string[], categoryIds: string[], statuses: Array<PetStatus | null> } & CreatedEventsValues
+
+// PostgreSQL: pets, their `pet.created` events and the events' deliveries in one statement
+// (../events/outbox.ts, recordCreated), however many pets: the new rows in the order given.
+// The ids go up in the order the rows are inserted, so their rank by id is their place.
+const insertPetsWithEvents = prepare<CreatedPetsValues, PetRow>((db, param) => ({
+  compile: () => sql<PetRow>`with input as (select * from unnest(cast(${param('names')} as text[]),
+      cast(${param('categoryIds')} as bigint[]), cast(${param('statuses')} as text[])) with ordinality as input (name, category_id, status, n)),
+    event_input as ${createdEventsInput(param)},
+    created as (insert into pets (name, category_id, status) select name, category_id, status from input order by n returning *),
+    numbered as (select created.*, row_number() over (order by created.id) as n from created),
+    recorded as ${recordCreated(param)},
+    delivered as ${deliveriesOfCreated(param)}
+    select id, name, category_id, status from numbered order by n`.compile(db)
+}))
+
+interface NewPetRow { values: PetValues, event: CreatedEvent }
+
+/** PostgreSQL: writes `pets`, each with its event, in one statement; the rows in the same order. */
+async function insertPets (db: Kysely<Database>, pets: readonly NewPetRow[]): Promise<PetRow[]> {
+  const { rows } = await insertPetsWithEvents(db, {
+    names: pets.map((pet) => pet.values.name),
+    categoryIds: pets.map((pet) => String(pet.values.categoryId)),
+    statuses: pets.map((pet) => pet.values.status),
+    ...createdEvents('pet.created', pets.map((pet) => pet.event))
+  })
+  return rows
+}
+
+// PostgreSQL: the creates of one turn of the event loop, written together (../../database/batch-per-turn.ts).
+const batchedInserts = new WeakMap<Kysely<Database>, (pet: NewPetRow) => Promise<PetRow>>()
 
 const selectPet = prepare<{ id: Id }, PetRow>((db, param) =>
   db.selectFrom('pets').selectAll().where('id', '=', param('id')))
@@ -76,8 +100,12 @@ export async function createPet (db: Kysely<Database>, pet: NewPet): Promise<Pet
   const values = { name: pet.name, categoryId: pet.categoryId, status: pet.status ?? null }
   // PostgreSQL: one statement (../events/outbox.ts, recordCreated).
   if (isPostgres(db)) {
-    const event = createdEvent('pet.created', toPet({ id: 0, name: values.name, category_id: values.categoryId, status: values.status }))
-    return toPet((await insertPetWithEvent(db, { ...values, ...event })).rows[0]!)
+    const pet = { values, event: createdEvent(toPet({ id: 0, name: values.name, category_id: values.categoryId, status: values.status })) }
+    // Inside a transaction (an idempotent create's), on its own, as part of it.
+    if (db.isTransaction) return toPet((await insertPets(db, [pet]))[0]!)
+    let insert = batchedInserts.get(db)
+    if (insert === undefined) batchedInserts.set(db, insert = batchPerTurn((pets) => insertPets(db, pets)))
+    return toPet(await insert(pet))
   }
   return inTransaction(db, async (db) => {
     const { rows } = await insertPet(db, values)

@@ -59,16 +59,19 @@ export async function recordDeliveries (db: Kysely<Database>, events: readonly D
   await insertOf(events.length)(db, values)
 }
 
-/** The values `deliveriesOfCreated` binds, besides the event's own (../events/outbox.ts). */
+/** The values `deliveriesOfCreated` binds, besides the events' own (../events/outbox.ts). */
 export type CreatedDeliveryValues = { eventSelection: string }
 
 /**
- * PostgreSQL: the insert of a created row's deliveries, as a `with` of the statement that
- * writes the row and its event (../events/outbox.ts, `recordCreated`), in the same round
- * trip. The foreign key to the event is checked at the end of the statement, once the
- * event is in.
+ * PostgreSQL: the insert of created rows' deliveries, as a `with` of the statement that
+ * writes the rows and their events (../events/outbox.ts, `recordCreated`), in the same
+ * round trip, from the events' values in `event_input` (`createdEventsInput` there), all of
+ * type `eventType`. The foreign key to the event is checked at the end of the statement,
+ * once the events are in.
  */
-export function deliveriesOfCreated (param: Param<{ eventId: string, eventType: string, occurredAt: string } & CreatedDeliveryValues>): RawBuilder<never> {
+export function deliveriesOfCreated (param: Param<{ eventType: string } & CreatedDeliveryValues>): RawBuilder<never> {
   // In parentheses: Kysely adds none around a raw `with`.
-  return sql<never>`(insert into ${COLUMNS} ${deliveriesOf(param('eventId'), param('eventType'), param('eventSelection'), param('occurredAt'))})`
+  return sql<never>`(insert into ${COLUMNS} select distinct s.endpoint_id, e.event_id, 1, 1, 'pending', e.occurred_at
+    from event_input e, webhook_subscriptions s join webhook_endpoints en on en.id = s.endpoint_id
+    where s.selection in (cast(${param('eventType')} as text), cast(${param('eventSelection')} as text), '*') and en.enabled = 1)`
 }

@@ -1,0 +1,50 @@
+/**
+ * Calls that arrive in one turn of the event loop, run together: each call's input waits
+ * for the end of the turn (never for a batch to fill: a lone call goes as soon as its turn
+ * ends), then every input of the turn is run by one `run`, as one statement. A statement
+ * of many rows costs the database about what one of a single row does (one round trip, one
+ * plan, one commit and its WAL flush), where each separate statement pays them all.
+ *
+ * When the batch fails, each of its inputs runs again alone, so one bad input is refused
+ * alone and never fails its neighbours; `run` must therefore be all or nothing (one
+ * statement is). Each call is answered only once its own run has succeeded or failed.
+ */
+import { inCallersContext } from '../tracing/trace-context.ts'
+
+interface Pending<I, O> { input: I, resolve: (output: O) => void, reject: (error: unknown) => void }
+
+/** The most inputs one run takes; more in one turn are run in several. */
+export const MOST_PER_BATCH = 100
+
+export function batchPerTurn<I, O> (run: (inputs: I[]) => Promise<O[]>): (input: I) => Promise<O> {
+  let pending: Array<Pending<I, O>> = []
+  // The batch runs in the context of the call that opened it, so its span, when traced,
+  // belongs to a request rather than to none.
+  const flush = () => {
+    const batch = pending
+    pending = []
+    // runBatch settles every call of its batch, and never rejects itself.
+    for (let i = 0; i < batch.length; i += MOST_PER_BATCH) runBatch(batch.slice(i, i + MOST_PER_BATCH)).catch(() => {})
+  }
+  async function runBatch (batch: Array<Pending<I, O>>): Promise<void> {
+    try {
+      const outputs = await run(batch.map((item) => item.input))
+      batch.forEach((item, i) => { item.resolve(outputs[i]!) })
+    } catch (error) {
+      if (batch.length === 1) {
+        batch[0]!.reject(error)
+        return
+      }
+      await Promise.all(batch.map(async (item) => {
+        try {
+          item.resolve((await run([item.input]))[0]!)
+        } catch (error) {
+          item.reject(error)
+        }
+      }))
+    }
+  }
+  return (input) => new Promise<O>((resolve, reject) => {
+    if (pending.push({ input, resolve, reject }) === 1) setImmediate(inCallersContext(flush))
+  })
+}

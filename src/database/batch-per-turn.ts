@@ -1,9 +1,10 @@
 /**
- * Calls that arrive in one turn of the event loop, run together: each call's input waits
- * for the end of the turn (never for a batch to fill: a lone call goes as soon as its turn
- * ends), then every input of the turn is run by one `run`, as one statement. A statement
- * of many rows costs the database about what one of a single row does (one round trip, one
- * plan, one commit and its WAL flush), where each separate statement pays them all.
+ * Calls that come together, run together. A call runs at once when no run is under way
+ * (a lone client never waits); calls that come while one is are kept until the end of
+ * their turn of the event loop (never for a batch to fill), and every one of them is then
+ * run by one `run`, as one statement. A statement of many rows costs the database about
+ * what one of a single row does (one round trip, one plan, one commit and its WAL flush),
+ * where each separate statement pays them all.
  *
  * When the batch fails, each of its inputs runs again alone, so one bad input is refused
  * alone and never fails its neighbours; `run` must therefore be all or nothing (one
@@ -18,6 +19,8 @@ export const MOST_PER_BATCH = 100
 
 export function batchPerTurn<I, O> (run: (inputs: I[]) => Promise<O[]>): (input: I) => Promise<O> {
   let pending: Array<Pending<I, O>> = []
+  /** Runs begun and not yet ended. */
+  let running = 0
   // The batch runs in the context of the call that opened it, so its span, when traced,
   // belongs to a request rather than to none.
   const flush = () => {
@@ -27,6 +30,7 @@ export function batchPerTurn<I, O> (run: (inputs: I[]) => Promise<O[]>): (input:
     for (let i = 0; i < batch.length; i += MOST_PER_BATCH) runBatch(batch.slice(i, i + MOST_PER_BATCH)).catch(() => {})
   }
   async function runBatch (batch: Array<Pending<I, O>>): Promise<void> {
+    running++
     try {
       const outputs = await run(batch.map((item) => item.input))
       batch.forEach((item, i) => { item.resolve(outputs[i]!) })
@@ -42,9 +46,16 @@ export function batchPerTurn<I, O> (run: (inputs: I[]) => Promise<O[]>): (input:
           item.reject(error)
         }
       }))
+    } finally {
+      running--
     }
   }
   return (input) => new Promise<O>((resolve, reject) => {
+    // Nothing running: nothing to share with, so at once.
+    if (running === 0) {
+      runBatch([{ input, resolve, reject }]).catch(() => {})
+      return
+    }
     if (pending.push({ input, resolve, reject }) === 1) setImmediate(inCallersContext(flush))
   })
 }

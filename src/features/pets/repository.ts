@@ -62,7 +62,7 @@ async function insertPets (db: Kysely<Database>, pets: readonly NewPetRow[]): Pr
   return rows
 }
 
-// PostgreSQL: the creates of one turn of the event loop, written together (../../database/batch-per-turn.ts).
+// PostgreSQL: creates that come together, written together (../../database/batch-per-turn.ts).
 const batchedInserts = new WeakMap<Kysely<Database>, (pet: NewPetRow) => Promise<PetRow>>()
 
 const selectPet = prepare<{ id: Id }, PetRow>((db, param) =>

@@ -6,7 +6,7 @@
 import { ApiError } from '../../http/error-codes.ts'
 import type { Handlers } from '../../contract/handler-types.ts'
 import { decodeCursor, linkedPage } from '../../contract/paging.ts'
-import { readPage, readRow } from '../response-cache/reads.ts'
+import { readPage, readRow } from '../../database/row-reads.ts'
 import * as orders from './repository.ts'
 
 const notFound = (orderId: number | bigint) => new ApiError('not_found', `Order ${orderId} not found`)

@@ -8,7 +8,7 @@ import { entityTag, match } from '../../http/conditional.ts'
 import { ApiError } from '../../http/error-codes.ts'
 import type { Handlers } from '../../contract/handler-types.ts'
 import { decodeCursor, linkedPage } from '../../contract/paging.ts'
-import { readPage, readRow } from '../response-cache/reads.ts'
+import { readPage, readRow } from '../../database/row-reads.ts'
 import * as pets from './repository.ts'
 
 export const petHandlers = {

@@ -7,7 +7,7 @@
  * whoever makes it, and the pets and orders changed since the reading before, on SQLite
  * and on PostgreSQL alike, in this instance or another. Before a reading is used, what it
  * tells is applied:
- * - an answer whose handler told which rows it was made from (./reads.ts: a pet, a page
+ * - an answer whose handler told which rows it was made from (../../database/row-reads.ts: a pet, a page
  *   of orders) is dropped when one of them changed, and stays otherwise: a new pet, with
  *   its new id, leaves every pet and every full page before it cached;
  * - any other answer is served only to lookups that read the very version it was kept
@@ -26,7 +26,7 @@
 import { LRUCache } from 'lru-cache'
 import type { DataVersion, DataVersionReader, Reading } from '../../database/data-version.ts'
 import { EVERY_ROW, type RowChange } from '../../database/row-changes.ts'
-import { affects, type Read } from './reads.ts'
+import { affects, type Read } from '../../database/row-reads.ts'
 
 export interface CachedAnswer {
   /**

@@ -11,7 +11,7 @@ import { entityTag } from '../../http/conditional.ts'
 import { JSON_MEDIA_TYPE } from '../../http/media-type.ts'
 import { flat } from './cache.ts'
 import { cacheKeyOf } from './key.ts'
-import { recordReads } from './reads.ts'
+import { recordReads } from '../../database/row-reads.ts'
 
 /**
  * The handler of a read, through the response cache: a kept answer is sent as it was,
@@ -19,7 +19,7 @@ import { recordReads } from './reads.ts'
  * the handler runs and its 200 is kept (from the key's second request on: see
  * ResponseCache.admits), keyed by the operation and its validated parameters, which is
  * all a read depends on (the key check and validation have run before, on every request),
- * with the rows the handler tells it read (./reads.ts).
+ * with the rows the handler tells it read (../../database/row-reads.ts).
  */
 const cachedReads = (waitsOnDatabase: boolean): HandlerWrapper => (app, operation, handler) => {
   const cache = app.responseCache

@@ -8,7 +8,7 @@ import t from 'tap'
 import type { Reading } from '../../../src/database/data-version.ts'
 import type { RowChange } from '../../../src/database/row-changes.ts'
 import { ResponseCache } from '../../../src/features/response-cache/cache.ts'
-import { affects, readPage, readRow, recordReads, type Read } from '../../../src/features/response-cache/reads.ts'
+import { affects, readPage, readRow, recordReads, type Read } from '../../../src/database/row-reads.ts'
 
 const answer = (body: string) => ({ body, etag: `"${body}"`, headers: {} })
 const pet = (id: number): RowChange => ({ table: 'pets', id: BigInt(id) })

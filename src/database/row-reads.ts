@@ -1,12 +1,13 @@
 /**
  * What a read's answer was made from, told by its handler, so that the response cache
- * drops the answer only when one of those rows changes (./cache.ts). A handler that tells
+ * drops the answer only when one of those rows changes
+ * (../features/response-cache/cache.ts). A handler that tells
  * nothing is made from anything: its answer goes with any commit at all.
  *
  * The tables are those whose changes the database records (`row_changes`:
- * src/database/row-changes.ts): pets and orders.
+ * ./row-changes.ts): pets and orders.
  */
-import { EVERY_ROW, type RowChange } from '../../database/row-changes.ts'
+import { EVERY_ROW, type RowChange } from './row-changes.ts'
 
 export type ReadTable = 'pets' | 'orders'
 

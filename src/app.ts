@@ -65,6 +65,8 @@ export interface AppOptions {
   handlers?: SpecRoutesOptions['handlers']
   /** Bytes the response cache may hold (SQLite only); 0 turns it off. */
   responseCacheBytes?: number
+  /** How often changed rows no reader needs any more are deleted (../database/row-changes.ts). */
+  rowChangesPruneIntervalMs?: number
   /** How often database keys are reloaded and their last use written (default 1 s). */
   keySyncIntervalMs?: number
   /** Event retention, waiting readers and polling (./config/defaults.ts). */
@@ -129,7 +131,10 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     await app.register(requireHost)
     await app.register(validation)
     await app.register(database, { ...DEFAULTS.database, ...options.database, traced: options.traceSqliteStatements === true })
-    await app.register(responseCache, { maxBytes: options.responseCacheBytes ?? DEFAULTS.responseCacheBytes })
+    await app.register(responseCache, {
+      maxBytes: options.responseCacheBytes ?? DEFAULTS.responseCacheBytes,
+      pruneIntervalMs: options.rowChangesPruneIntervalMs ?? DEFAULTS.rowChangesPruneIntervalMs
+    })
     const document = options.document ?? apiDocument
     // The service's handlers emit its events; a fixture's handlers emit none.
     checkDocument(document, options.document === undefined || options.handlers === undefined ? EMITTED_EVENTS : {})

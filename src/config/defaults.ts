@@ -53,8 +53,10 @@ export const DEFAULTS = {
   timeouts: { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 72_000, connectionMs: 120_000, shutdownGraceMs: 10_000, responseMs: 6000 },
   /** 0 turns a check off. Event-loop utilization near 1 is normal at full load, so it is off. */
   pressure: { maxEventLoopDelayMs: 200, maxEventLoopUtilization: 0, maxHeapUsedBytes: 0, retryAfterSeconds: 5, sampleIntervalMs: 1000 },
-  /** Bytes of encoded answers the response cache keeps (SQLite only; 0 turns it off). */
+  /** Bytes of encoded answers the response cache keeps (0 turns it off). */
   responseCacheBytes: 4 * 1024 * 1024,
+  /** How often the changed pets and orders no cache needs any more are deleted. */
+  rowChangesPruneIntervalMs: 5000,
   /** How often database keys are reloaded and their last use written. */
   keySyncIntervalMs: 1000,
   /** How long the first answer to an Idempotency-Key is kept, and how often expired ones go. */

@@ -22,11 +22,18 @@ export interface RowChange {
 /** The id no row has, that stands for all of them. */
 export const EVERY_ROW = 0n
 
-/** How long the changes are kept. */
-export const KEPT_MS = 5 * 60_000
+/**
+ * How long the changes are kept: short, since every write adds one, and a table that holds
+ * minutes of a busy service's writes costs their pages on disk and in memory.
+ */
+export const KEPT_MS = 30_000
 
-/** How long a reader trusts its last look: well within `KEPT_MS`, whatever was deleted since. */
-export const STALE_MS = 60_000
+/**
+ * How long a reader trusts its last look: within `KEPT_MS` by more than the longest a
+ * transaction stays open (PostgreSQL ends one idle for 10 s, and a statement after 5 s),
+ * since a change is timed when written and seen when committed.
+ */
+export const STALE_MS = 10_000
 
 /** Beyond this many changes at once, a reader says "unknown" rather than list them. */
 export const MOST_CHANGES = 10_000
@@ -104,8 +111,8 @@ export function postgresChanges (db: Kysely<Database>): () => Promise<{ version:
   }
 }
 
-/** How many old changes are read and deleted at a time. */
-const PRUNE_BATCH = 5000
+/** How many old changes are read and deleted at a time: a moment's work, between which requests run. */
+const PRUNE_BATCH = 1000
 
 /**
  * Deletes the changes older than `KEPT_MS`, oldest first, a batch per transaction; resolves
@@ -128,6 +135,7 @@ export async function deleteOldRowChanges (db: Kysely<Database>, now = Date.now(
     }
     deleted += old.length
     if (old.length < PRUNE_BATCH) return deleted
+    await new Promise((resolve) => setImmediate(resolve))
   }
 }
 

@@ -22,7 +22,7 @@ async function readerOf (t: Test, app: { db: Parameters<typeof dataVersionOf>[0]
 }
 
 t.test('every pet and order inserted, updated or deleted is in the next reading', async (t) => {
-  const app = await build(t, { events: { pollIntervalMs: 3_600_000 }, webhooks: { pollIntervalMs: 3_600_000 } })
+  const app = await build(t, { events: { pollIntervalMs: 3_600_000 }, webhooks: { pollIntervalMs: 3_600_000 }, rowChangesPruneIntervalMs: 3_600_000 })
   const reader = await readerOf(t, app)
   t.same((await reader.read()).changes, [], 'nothing changed')
   const created = await app.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: { name: 'Rex', categoryId: 1, status: 'available' } })

@@ -4,7 +4,7 @@
  * the changed rows prove a kept answer fresh on both (../../database/data-version.ts).
  *
  * And, cache or none, the changed rows' upkeep: the triggers record every change, and what
- * is older than any reader needs is deleted every minute (../../database/row-changes.ts).
+ * is older than any reader needs is deleted every few seconds (../../database/row-changes.ts).
  */
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
@@ -20,8 +20,8 @@ declare module 'fastify' {
 
 export interface ResponseCacheOptions {
   maxBytes: number
-  /** How often old changed rows are deleted. */
-  pruneIntervalMs?: number
+  /** How often the changed rows older than any reader needs are deleted. */
+  pruneIntervalMs: number
 }
 
 export default fp(async function responseCache (app: FastifyInstance, options: ResponseCacheOptions) {
@@ -31,10 +31,10 @@ export default fp(async function responseCache (app: FastifyInstance, options: R
   let pruning: Promise<unknown> = Promise.resolve()
   const prune = setInterval(() => {
     pruning = deleteOldRowChanges(app.db).catch((error: unknown) => {
-      // A busy or unreachable database: the next minute tries again.
-      app.log.warn({ err: error }, 'old changed rows could not be deleted; trying again in a minute')
+      // A busy or unreachable database: the next interval tries again.
+      app.log.warn({ err: error }, 'old changed rows could not be deleted; trying again soon')
     })
-  }, options.pruneIntervalMs ?? 60_000).unref()
+  }, options.pruneIntervalMs).unref()
   app.addHook('onClose', async () => {
     clearInterval(prune)
     await pruning

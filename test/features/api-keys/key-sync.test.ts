@@ -40,7 +40,7 @@ async function queriesRun (app: FastifyInstance): Promise<number> {
 
 t.test('syncs never overlap: a sync asked for while one runs shares its reload and its write', async (t) => {
   // No poll for events either: its queries would be counted too.
-  const app = await build(t, { apiKeys: [], keySyncIntervalMs: 60_000, metrics: true, events: { pollIntervalMs: 3_600_000 } })
+  const app = await build(t, { apiKeys: [], keySyncIntervalMs: 60_000, rowChangesPruneIntervalMs: 3_600_000, metrics: true, events: { pollIntervalMs: 3_600_000 } })
   const { key } = await createApiKey(app.db, { name: 'counted', scopes: app.apiKeys.everyScope })
   await app.apiKeys.sync(app)
   t.equal((await app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${key}` } })).statusCode, 200, 'a use to write')

@@ -45,7 +45,7 @@ const names = (body: string) => (JSON.parse(body) as Array<{ name: string }>).ma
  * webhook deliveries), for the tests
  * that count queries; those wait for the numbering of a write's events (`events.settled`).
  */
-const quiet = { metrics: true, keySyncIntervalMs: 3_600_000, events: { pollIntervalMs: 3_600_000 }, webhooks: { pollIntervalMs: 3_600_000 } }
+const quiet = { metrics: true, keySyncIntervalMs: 3_600_000, rowChangesPruneIntervalMs: 3_600_000, events: { pollIntervalMs: 3_600_000 }, webhooks: { pollIntervalMs: 3_600_000 } }
 
 async function queries (app: FastifyInstance): Promise<number> {
   const metric = await app.prometheus!.registry.getSingleMetric('db_query_duration_seconds')!.get()

@@ -57,10 +57,34 @@ export function dataVersionOf (db: Kysely<Database>): DataVersionReader | undefi
 
 const NO_CHANGE: readonly RowChange[] = Object.freeze([])
 
+const unseenWriters = new WeakMap<Kysely<Database>, <T>(write: (sqlite: SQLite.Database) => T) => T | undefined>()
+
+/**
+ * SQLite: runs `write` on the connection at once, and leaves the data version where it was,
+ * for a write that changes no answer a cache keeps (the deletion of old changed rows), so
+ * that the answers kept under the version stay. Undefined, and not run, while a transaction
+ * of the connection is open, or on PostgreSQL.
+ */
+export function writeUnseen<T> (db: Kysely<Database>, write: (sqlite: SQLite.Database) => T): T | undefined {
+  return unseenWriters.get(db)?.(write)
+}
+
 /** Makes the data version of `db`, opened on the SQLite connection `sqlite`, readable. */
 export function watchDataVersion (db: Kysely<Database>, sqlite: SQLite.Database): void {
   const dataVersion = sqlite.prepare('pragma data_version').pluck().safeIntegers(false)
   const changes = sqlite.prepare('select total_changes()').pluck().safeIntegers(false)
+  // The rows this connection changed by `writeUnseen`: synchronous, with no transaction
+  // open, so the count it moved `total_changes()` by is exactly its own.
+  let unseen = 0
+  unseenWriters.set(db, (write) => {
+    if (sqlite.inTransaction) return undefined
+    const before = changes.get() as number
+    try {
+      return write(sqlite)
+    } finally {
+      unseen += (changes.get() as number) - before
+    }
+  })
   // Prepared on first use: the table exists once the migrations have run.
   let changedRows: ReturnType<typeof sqliteChanges> | undefined
   let last: Reading & { at: readonly [number, number] } = { version: {}, at: [Number.NaN, Number.NaN], changes: undefined }
@@ -71,7 +95,7 @@ export function watchDataVersion (db: Kysely<Database>, sqlite: SQLite.Database)
       // yet committed, which may yet be rolled back.
       while (sqlite.inTransaction) await new Promise((resolve) => setImmediate(resolve))
       const version = dataVersion.get() as number
-      const changed = changes.get() as number
+      const changed = (changes.get() as number) - unseen
       if (version !== last.at[0] || changed !== last.at[1]) {
         changedRows ??= sqliteChanges(sqlite)
         const at = [version, changed] as const

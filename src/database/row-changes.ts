@@ -9,7 +9,7 @@ import type SQLite from 'better-sqlite3'
 import { CompiledQuery, sql, type Kysely } from 'kysely'
 import { performance } from 'node:perf_hooks'
 import { isPostgres } from './connect.ts'
-import { write } from './group-commit.ts'
+import { writeUnseen } from './data-version.ts'
 import type { Database } from './schema.ts'
 
 /** A pet or an order inserted, updated or deleted. */
@@ -121,6 +121,7 @@ const PRUNE_BATCH = 1000
  */
 export async function deleteOldRowChanges (db: Kysely<Database>, now = Date.now()): Promise<number> {
   const cutoff = now - KEPT_MS
+  if (!isPostgres(db)) return deleteOldSqliteChanges(db, Math.floor(cutoff / 1000))
   let deleted = 0
   for (;;) {
     const rows = await db.selectFrom('row_changes').select(['position', 'changed_at'])
@@ -128,10 +129,9 @@ export async function deleteOldRowChanges (db: Kysely<Database>, now = Date.now(
     const old = rows.filter((row) => millis(row.changed_at) < cutoff)
     if (old.length > 0) {
       const last = old.at(-1)!.position
-      // The time again: on PostgreSQL a lower position may commit later, and be young.
-      const before = isPostgres(db) ? new Date(cutoff) : Math.floor(cutoff / 1000)
-      await write(db, (db) => db.deleteFrom('row_changes').where('position', '<=', last)
-        .where('changed_at', '<', sql<number>`${before}`).execute())
+      // The time again: a lower position may commit later, and be young.
+      await db.deleteFrom('row_changes').where('position', '<=', last)
+        .where('changed_at', '<', sql<number>`${new Date(cutoff)}`).execute()
     }
     deleted += old.length
     if (old.length < PRUNE_BATCH) return deleted
@@ -142,4 +142,34 @@ export async function deleteOldRowChanges (db: Kysely<Database>, now = Date.now(
 /** `changed_at`: unix seconds from SQLite, a Date from PostgreSQL. */
 function millis (value: unknown): number {
   return value instanceof Date ? value.getTime() : Number(value) * 1000
+}
+
+/**
+ * SQLite: each batch read and deleted at once on the connection, in a turn of its own, and
+ * unseen by the data version (`writeUnseen`): the deletion changes no answer, and would
+ * otherwise drop every answer kept under the version at each batch. Waits a turn while a
+ * transaction of the connection (a group commit) is open.
+ */
+async function deleteOldSqliteChanges (db: Kysely<Database>, cutoffSeconds: number): Promise<number> {
+  let deleted = 0
+  for (;;) {
+    let batch: number | undefined
+    try {
+      batch = writeUnseen(db, (sqlite) => {
+        const oldest = sqlite.prepare('select position, changed_at from row_changes order by position limit ?').raw().safeIntegers(true)
+          .all(PRUNE_BATCH) as Array<[bigint, bigint]>
+        const old = oldest.filter(([, at]) => at < cutoffSeconds)
+        if (old.length > 0) sqlite.prepare('delete from row_changes where position <= ?').run(old.at(-1)![0])
+        return old.length
+      })
+    } catch (error) {
+      // Another process holds the write lock (the service never blocks on it): the next
+      // interval tries again.
+      if ((error as { code?: unknown }).code === 'SQLITE_BUSY') return deleted
+      throw error
+    }
+    deleted += batch ?? 0
+    if (batch !== undefined && batch < PRUNE_BATCH) return deleted
+    await new Promise((resolve) => setImmediate(resolve))
+  }
 }

@@ -10,7 +10,10 @@ import { dataVersionOf, type DataVersionReader, type Reading } from '../../src/d
 import { deleteOldRowChanges, KEPT_MS } from '../../src/database/row-changes.ts'
 import { build, JSON_HEADERS, TEST_KEY } from '../helpers/app.ts'
 import { createPostgresDatabase, postgresSkipReason } from '../helpers/services.ts'
+import { join } from 'node:path'
 import { buildApp } from '../../src/app.ts'
+import { holdWriteLock } from '../helpers/lock-holder.ts'
+import { tempDir } from '../helpers/process.ts'
 
 const ids = (reading: Reading, table = 'pets') => reading.changes?.filter((change) => change.table === table).map((change) => Number(change.id))
 
@@ -72,6 +75,41 @@ t.test('SQLite: a reading asked for inside a transaction of the connection is ta
     t.equal(read, false, 'not taken while the change may yet be rolled back')
   })
   t.same(ids(await reading!), [1], 'taken after the commit, with it')
+})
+
+t.test('SQLite: deleting old changes leaves the data version where it was, and waits for a transaction to end', { skip: process.env.PETSTORE_TEST_DATABASE === 'postgres' && 'SQLite only' }, async (t) => {
+  const app = await build(t, { rowChangesPruneIntervalMs: 3_600_000 })
+  const reader = await readerOf(t, app)
+  await sql`insert into pets (name, category_id) values ('a', 1), ('b', 1)`.execute(app.db)
+  const before = await reader.read()
+  t.same(ids(before), [1, 2])
+  const later = Date.now() + KEPT_MS + 5_000
+  let deleting: Promise<number> | undefined
+  await app.db.transaction().execute(async (trx) => {
+    await sql`insert into pets (name, category_id) values ('c', 1)`.execute(trx)
+    deleting = deleteOldRowChanges(app.db, later)
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve))
+  })
+  t.equal(await deleting, 3, 'every change, the one committed meanwhile too, once the transaction ended')
+  t.not((await reader.read()).version, before.version, 'the insert moved the version (its change, deleted as if old, is not read here)')
+  t.equal(await deleteOldRowChanges(app.db, later), 0)
+  await sql`insert into pets (name, category_id) values ('d', 1)`.execute(app.db)
+  const beforeDeletion = await reader.read()
+  t.equal(await deleteOldRowChanges(app.db, later), 1)
+  const after = await reader.read()
+  t.equal(after.version, beforeDeletion.version, 'the deletion alone: the same version, so the answers made from anything stay')
+  t.same(after.changes, [])
+})
+
+t.test('SQLite: while another process holds the write lock, old changes wait for the next time', { skip: process.env.PETSTORE_TEST_DATABASE === 'postgres' && 'SQLite only' }, async (t) => {
+  const file = join(tempDir(t), 'petstore.db')
+  const app = await build(t, { database: { url: file }, rowChangesPruneIntervalMs: 3_600_000 })
+  await sql`insert into pets (name, category_id) values ('a', 1)`.execute(app.db)
+  const later = Date.now() + KEPT_MS + 5_000
+  const lock = await holdWriteLock(t, file)
+  t.equal(await deleteOldRowChanges(app.db, later), 0, 'none deleted, and no error: the service never waits on the lock')
+  await lock.release()
+  t.equal(await deleteOldRowChanges(app.db, later), 1, 'deleted once the lock is free')
 })
 
 const skip = await postgresSkipReason()

@@ -6,9 +6,12 @@
  * what one of a single row does (one round trip, one plan, one commit and its WAL flush),
  * where each separate statement pays them all.
  *
- * When the batch fails, each of its inputs runs again alone, so one bad input is refused
- * alone and never fails its neighbours; `run` must therefore be all or nothing (one
- * statement is). Each call is answered only once its own run has succeeded or failed.
+ * When the batch fails for one of its inputs (`retriesAlone` says which errors may be),
+ * each input runs again alone, so one bad input is refused alone and never fails its
+ * neighbours; `run` must therefore be all or nothing (one statement is). Any other failure,
+ * such as a connection lost, fails every call of the batch, as it would each alone: the
+ * batch may even have committed, its answer lost, and must not run again. Each call is
+ * answered only once its own run has succeeded or failed.
  */
 import { inCallersContext } from '../tracing/trace-context.ts'
 
@@ -17,7 +20,7 @@ interface Pending<I, O> { input: I, resolve: (output: O) => void, reject: (error
 /** The most inputs one run takes; more in one turn are run in several. */
 export const MOST_PER_BATCH = 100
 
-export function batchPerTurn<I, O> (run: (inputs: I[]) => Promise<O[]>): (input: I) => Promise<O> {
+export function batchPerTurn<I, O> (run: (inputs: I[]) => Promise<O[]>, retriesAlone: (error: unknown) => boolean): (input: I) => Promise<O> {
   let pending: Array<Pending<I, O>> = []
   /** Runs begun and not yet ended. */
   let running = 0
@@ -35,8 +38,8 @@ export function batchPerTurn<I, O> (run: (inputs: I[]) => Promise<O[]>): (input:
       const outputs = await run(batch.map((item) => item.input))
       batch.forEach((item, i) => { item.resolve(outputs[i]!) })
     } catch (error) {
-      if (batch.length === 1) {
-        batch[0]!.reject(error)
+      if (batch.length === 1 || !retriesAlone(error)) {
+        for (const item of batch) item.reject(error)
         return
       }
       await Promise.all(batch.map(async (item) => {

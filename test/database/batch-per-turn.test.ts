@@ -11,9 +11,10 @@ function doubling () {
   const batches: number[][] = []
   const run = batchPerTurn(async (inputs: number[]) => {
     batches.push(inputs)
+    if (inputs.includes(0)) throw new Error('unavailable')
     if (inputs.some((input) => input < 0)) throw new Error(`refused: ${inputs.join(',')}`)
     return inputs.map((input) => input * 2)
-  })
+  }, (error) => (error as Error).message !== 'unavailable')
   return { run, batches }
 }
 
@@ -41,9 +42,21 @@ t.test('a failing batch runs again one input at a time: the bad one fails alone'
   t.same(batches.at(-1), [-2])
 })
 
+t.test('a batch that fails otherwise (a connection lost) fails every call, and never runs again', async (t) => {
+  const { run, batches } = doubling()
+  const outcomes = await Promise.allSettled([run(1), run(2), run(0), run(4)])
+  t.match(outcomes, [
+    { status: 'fulfilled', value: 2 },
+    { status: 'rejected', reason: { message: 'unavailable' } },
+    { status: 'rejected', reason: { message: 'unavailable' } },
+    { status: 'rejected', reason: { message: 'unavailable' } }
+  ])
+  t.same(batches, [[1], [2, 0, 4]], 'it may have committed, its answer lost: not run again')
+})
+
 t.test('more calls in a turn than one batch takes run in several', async (t) => {
   const { run, batches } = doubling()
-  const inputs = Array.from({ length: MOST_PER_BATCH * 2 + 2 }, (_, i) => i)
+  const inputs = Array.from({ length: MOST_PER_BATCH * 2 + 2 }, (_, i) => i + 1)
   t.same(await Promise.all(inputs.map(run)), inputs.map((input) => input * 2))
   t.same(batches.map((batch) => batch.length), [1, MOST_PER_BATCH, MOST_PER_BATCH, 1])
 })

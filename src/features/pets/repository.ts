@@ -12,6 +12,7 @@ import { prepare } from '../../database/prepared.ts'
 import { changedFields, createdEvent, createdEvents, createdEventsInput, recordCreated, recordEvents, type CreatedEvent, type CreatedEventsValues } from '../events/outbox.ts'
 import { deliveriesOfCreated } from '../webhooks/subscribers.ts'
 import { batchPerTurn } from '../../database/batch-per-turn.ts'
+import { isDatabaseUnavailable } from '../../database/errors.ts'
 
 type Pet = components['schemas']['Pet']
 type NewPet = components['schemas']['NewPet']
@@ -104,7 +105,9 @@ export async function createPet (db: Kysely<Database>, pet: NewPet): Promise<Pet
     // Inside a transaction (an idempotent create's), on its own, as part of it.
     if (db.isTransaction) return toPet((await insertPets(db, [pet]))[0]!)
     let insert = batchedInserts.get(db)
-    if (insert === undefined) batchedInserts.set(db, insert = batchPerTurn((pets) => insertPets(db, pets)))
+    // Run again alone after an error of the data, never after a connection lost or a
+    // timeout: the batch may have committed, and its answer only be lost (a 503 each).
+    if (insert === undefined) batchedInserts.set(db, insert = batchPerTurn((pets) => insertPets(db, pets), (error) => !isDatabaseUnavailable(error)))
     return toPet(await insert(pet))
   }
   return inTransaction(db, async (db) => {

@@ -9,11 +9,10 @@
 import { join } from 'node:path'
 import fc from 'fast-check'
 import type { FastifyInstance, InjectOptions } from 'fastify'
-import pg from 'pg'
-import SQLite from 'better-sqlite3'
 import t, { type Test } from 'tap'
 import { encodeCursor } from '../../../src/contract/paging.ts'
 import { AUTH, build, JSON_HEADERS, TEST_DATABASE, testDatabaseUrl } from '../../helpers/app.ts'
+import { anotherProgram } from '../../helpers/another-program.ts'
 import { tempDir } from '../../helpers/process.ts'
 
 const postgres = TEST_DATABASE === 'postgres'
@@ -54,19 +53,6 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   // and the answer it keeps must not outlive the write.
   { arbitrary: fc.record({ kind: fc.constant('together' as const), steps: fc.array(fc.record({ via, request: fc.oneof(read, write) }), { minLength: 2, maxLength: 5 }) }), weight: 2 }
 )
-
-/** Runs SQL on the database over a connection of its own. */
-async function anotherProgram (t: Test, url: string): Promise<(statement: string) => Promise<void>> {
-  if (!postgres) {
-    const sqlite = new SQLite(url)
-    t.teardown(() => sqlite.close())
-    return async (statement) => { sqlite.prepare(statement).run() }
-  }
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  t.teardown(() => client.end())
-  return async (statement) => { await client.query(statement) }
-}
 
 async function checkFreshness (t: Test, instances: number): Promise<void> {
   const url = postgres ? await testDatabaseUrl(t) : join(tempDir(t), 'petstore.db')

@@ -5,8 +5,6 @@
  * version read with one small query (the server's snapshot) in place of the read's own.
  */
 import { join } from 'node:path'
-import SQLite from 'better-sqlite3'
-import pg from 'pg'
 import type { FastifyInstance } from 'fastify'
 import t from 'tap'
 import { encodeCursor } from '../../../src/contract/paging.ts'
@@ -14,6 +12,7 @@ import { dataVersionOf, sharedPerTurn, type DataVersion, type Reading } from '..
 import { flat, ResponseCache } from '../../../src/features/response-cache/cache.ts'
 import { cacheKeyOf } from '../../../src/features/response-cache/key.ts'
 import { AUTH, build, JSON_HEADERS, TEST_DATABASE, testDatabaseUrl } from '../../helpers/app.ts'
+import { anotherProgram } from '../../helpers/another-program.ts'
 import { tempDir } from '../../helpers/process.ts'
 
 const postgres = TEST_DATABASE === 'postgres'
@@ -160,19 +159,6 @@ t.test('a change by another program is visible at once, even to a row the API ne
   await run("insert into pets (name, category_id) values ('Outsider', 2)")
   t.same(names((await read(app, '/v1/pets')).body), ['Renamed', 'Outsider'])
 })
-
-/** Runs SQL on the database as another program would, over a connection of its own. */
-async function anotherProgram (t: Parameters<typeof testDatabaseUrl>[0], url: string): Promise<(statement: string) => Promise<void>> {
-  if (!postgres) {
-    const sqlite = new SQLite(url)
-    t.teardown(() => sqlite.close())
-    return async (statement) => { sqlite.prepare(statement).run() }
-  }
-  const client = new pg.Client({ connectionString: url })
-  await client.connect()
-  t.teardown(() => client.end())
-  return async (statement) => { await client.query(statement) }
-}
 
 t.test('RESPONSE_CACHE_MB=0 turns the cache off', async (t) => {
   const app = await build(t, { responseCacheBytes: 0 })

@@ -10,6 +10,7 @@ import { CompiledQuery, sql, type Kysely } from 'kysely'
 import { performance } from 'node:perf_hooks'
 import { isPostgres } from './connect.ts'
 import { writeUnseen } from './data-version.ts'
+import { isLockHeld } from './errors.ts'
 import type { Database } from './schema.ts'
 
 /** A pet or an order inserted, updated or deleted. */
@@ -126,7 +127,8 @@ export async function deleteOldRowChanges (db: Kysely<Database>, now = Date.now(
   for (;;) {
     const rows = await db.selectFrom('row_changes').select(['position', 'changed_at'])
       .orderBy('position').limit(PRUNE_BATCH).execute()
-    const old = rows.filter((row) => millis(row.changed_at) < cutoff)
+    // `timestamptz`, a Date here (the generated types are SQLite's, unix seconds).
+    const old = rows.filter((row) => (row.changed_at as unknown as Date).getTime() < cutoff)
     if (old.length > 0) {
       const last = old.at(-1)!.position
       // The time again: a lower position may commit later, and be young.
@@ -137,11 +139,6 @@ export async function deleteOldRowChanges (db: Kysely<Database>, now = Date.now(
     if (old.length < PRUNE_BATCH) return deleted
     await new Promise((resolve) => setImmediate(resolve))
   }
-}
-
-/** `changed_at`: unix seconds from SQLite, a Date from PostgreSQL. */
-function millis (value: unknown): number {
-  return value instanceof Date ? value.getTime() : Number(value) * 1000
 }
 
 /**
@@ -156,20 +153,34 @@ async function deleteOldSqliteChanges (db: Kysely<Database>, cutoffSeconds: numb
     let batch: number | undefined
     try {
       batch = writeUnseen(db, (sqlite) => {
-        const oldest = sqlite.prepare('select position, changed_at from row_changes order by position limit ?').raw().safeIntegers(true)
-          .all(PRUNE_BATCH) as Array<[bigint, bigint]>
-        const old = oldest.filter(([, at]) => at < cutoffSeconds)
-        if (old.length > 0) sqlite.prepare('delete from row_changes where position <= ?').run(old.at(-1)![0])
+        const { oldest, deleteThrough } = pruneStatements(sqlite)
+        const old = (oldest.all(PRUNE_BATCH) as Array<[bigint, bigint]>).filter(([, at]) => at < cutoffSeconds)
+        if (old.length > 0) deleteThrough.run(old.at(-1)![0])
         return old.length
       })
     } catch (error) {
       // Another process holds the write lock (the service never blocks on it): the next
       // interval tries again.
-      if ((error as { code?: unknown }).code === 'SQLITE_BUSY') return deleted
+      if (isLockHeld(error)) return deleted
       throw error
     }
     deleted += batch ?? 0
     if (batch !== undefined && batch < PRUNE_BATCH) return deleted
     await new Promise((resolve) => setImmediate(resolve))
   }
+}
+
+const prunes = new WeakMap<SQLite.Database, { oldest: SQLite.Statement, deleteThrough: SQLite.Statement }>()
+
+/** The deletion's two statements, prepared once per connection. */
+function pruneStatements (sqlite: SQLite.Database): { oldest: SQLite.Statement, deleteThrough: SQLite.Statement } {
+  let statements = prunes.get(sqlite)
+  if (statements === undefined) {
+    statements = {
+      oldest: sqlite.prepare('select position, changed_at from row_changes order by position limit ?').raw().safeIntegers(true),
+      deleteThrough: sqlite.prepare('delete from row_changes where position <= ?')
+    }
+    prunes.set(sqlite, statements)
+  }
+  return statements
 }

@@ -155,7 +155,7 @@ async function deleteOldSqliteChanges (db: Kysely<Database>, cutoffSeconds: numb
       batch = writeUnseen(db, (sqlite) => {
         const { oldest, deleteThrough } = pruneStatements(sqlite)
         const old = (oldest.all(PRUNE_BATCH) as Array<[bigint, bigint]>).filter(([, at]) => at < cutoffSeconds)
-        if (old.length > 0) deleteThrough.run(old.at(-1)![0])
+        if (old.length > 0) outsideMemoryMap(sqlite, () => deleteThrough.run(old.at(-1)![0]))
         return old.length
       })
     } catch (error) {
@@ -167,6 +167,26 @@ async function deleteOldSqliteChanges (db: Kysely<Database>, cutoffSeconds: numb
     deleted += batch ?? 0
     if (batch !== undefined && batch < PRUNE_BATCH) return deleted
     await new Promise((resolve) => setImmediate(resolve))
+  }
+}
+
+/**
+ * Runs `run` with SQLite's memory map off, then maps the file afresh. The changes are
+ * written beside the rows they record, so their pages lie all through the file; deleted
+ * through the map, each page faults in, and the kernel maps the pages around it with it
+ * (fault-around, 64 KiB): pruning a burst of writes' changes brought nearly the whole file
+ * into the process's RSS (docs/performance.md, peak RSS). Off the map, the pages are read
+ * with read(2) into SQLite's own small cache. The reads that follow fault their pages in
+ * again, from the operating system's cache.
+ */
+function outsideMemoryMap<T> (sqlite: SQLite.Database, run: () => T): T {
+  const mapped = sqlite.pragma('mmap_size', { simple: true }) as bigint
+  if (mapped === 0n) return run()
+  sqlite.pragma('mmap_size = 0')
+  try {
+    return run()
+  } finally {
+    sqlite.pragma(`mmap_size = ${mapped}`)
   }
 }
 

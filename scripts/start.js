@@ -7,7 +7,7 @@
  *
  * The check and the service are one process, the one npm starts and passes its signals on
  * to: the built server is imported here rather than started as a child. When nothing
- * changed, the check only hashes some eighty small files (its cost: docs/performance.md).
+ * changed, the check reads no file whose size and times are those the build recorded.
  *
  * Plain JavaScript: it runs before any build exists.
  */

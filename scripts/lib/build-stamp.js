@@ -10,11 +10,18 @@
  * A file saved while the build runs is then stale at the next start, and a build that
  * stopped halfway has no stamp at all.
  *
+ * The stamp also keeps each file's size and times, as git's index does, so a start reads
+ * only the files whose size or times changed since (hashing them all took most of the
+ * check). The times of a file written in the last seconds before the hashing began are not
+ * trusted: the clock a file system stamps with is coarse, and a file saved twice within
+ * one tick, with the same size, would look unchanged. `ctime`, which no copy or `touch`
+ * can set, is among the times; a copied project is then hashed in full, as before.
+ *
  * Plain JavaScript, checked by tsc through JSDoc: `npm start` runs it before any build
  * exists, and Node 20 runs no TypeScript without a loader.
  */
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 /**
@@ -32,16 +39,50 @@ export const INPUTS = [
 export const STAMP = 'dist/build-stamp.json'
 const PENDING = 'dist/build-stamp.pending.json'
 
-/** Every input file (relative path, `/`-separated) with the hash of its contents, in INPUTS order. */
-export function hashInputs (root = projectRoot()) {
+/**
+ * A file's size and times, as `[size, mtimeMs, ctimeMs]`: what tells, short of reading it,
+ * that it is the file hashed before.
+ * @typedef {[number, number, number]} FileStat
+ */
+
+/**
+ * What the stamp holds: each input's hash and, to spare reading the files, the stat it had
+ * when hashed and the time the hashing began.
+ * @typedef {object} Hashed
+ * @property {Record<string, string>} inputs every input file (relative path, `/`-separated) with the hash of its contents, in INPUTS order
+ * @property {Record<string, FileStat>} stats
+ * @property {number} hashedAt
+ */
+
+/** Times within this much before the hashing began are not trusted to tell a change. */
+const RACY_MS = 3000
+
+/**
+ * Every input file with the hash of its contents, in INPUTS order. A file whose stat is the
+ * one `known` recorded, from before its hashing began (RACY_MS), keeps its known hash
+ * unread.
+ * @param {URL} [root]
+ * @param {Hashed} [known]
+ * @returns {Hashed}
+ */
+export function hashInputs (root = projectRoot(), known) {
+  const hashedAt = Date.now()
   /** @type {Record<string, string>} */
-  const hashes = {}
+  const inputs = {}
+  /** @type {Record<string, FileStat>} */
+  const stats = {}
   for (const input of INPUTS) {
     for (const file of files(root, input)) {
-      hashes[file] = createHash('sha256').update(readFileSync(new URL(file, root))).digest('base64url')
+      // Taken before the file is read: a change meanwhile moves its times past this stat's.
+      const { size, mtimeMs, ctimeMs } = statSync(new URL(file, root))
+      const stat = stats[file] = [size, mtimeMs, ctimeMs]
+      const was = known?.stats[file]
+      const unchanged = was !== undefined && known?.inputs[file] !== undefined && was.every((value, i) => value === stat[i]) &&
+        Math.max(mtimeMs, ctimeMs) < known.hashedAt - RACY_MS
+      inputs[file] = unchanged ? known.inputs[file] : createHash('sha256').update(readFileSync(new URL(file, root))).digest('base64url')
     }
   }
-  return hashes
+  return { inputs, stats, hashedAt }
 }
 
 /** `input` itself when it is a file, the files under it when a folder, nothing when absent. */
@@ -68,13 +109,16 @@ function files (/** @type {URL} */ root, /** @type {string} */ input) {
  * when it is. A stamp written by an older version of this file counts as no stamp.
  */
 export function staleness (root = projectRoot()) {
-  /** @type {Record<string, string> | undefined} */
-  let built
+  /** @type {Partial<Hashed> | undefined} */
+  let stamp
   try {
-    built = JSON.parse(readFileSync(new URL(STAMP, root), 'utf8')).inputs
+    stamp = JSON.parse(readFileSync(new URL(STAMP, root), 'utf8'))
   } catch {}
+  const built = stamp?.inputs
   if (built === undefined || typeof built !== 'object') return 'dist/ holds no complete build'
-  const now = hashInputs(root)
+  // A stamp without stats (an older version of this file's) has every file read.
+  const known = typeof stamp?.stats === 'object' && typeof stamp.hashedAt === 'number' ? /** @type {Hashed} */ (stamp) : undefined
+  const now = hashInputs(root, known).inputs
   const changed = [...new Set([...Object.keys(now), ...Object.keys(built)])].filter((file) => now[file] !== built[file])
   if (changed.length === 0) return undefined
   const more = changed.length === 1 ? '' : ` and ${changed.length - 1} more file${changed.length === 2 ? '' : 's'}`
@@ -85,7 +129,7 @@ export function staleness (root = projectRoot()) {
 export function begin (root = projectRoot()) {
   mkdirSync(new URL('dist/', root), { recursive: true })
   rmSync(new URL(STAMP, root), { force: true })
-  writeFileSync(new URL(PENDING, root), JSON.stringify({ inputs: hashInputs(root) }, null, 2) + '\n')
+  writeFileSync(new URL(PENDING, root), JSON.stringify(hashInputs(root), null, 2) + '\n')
 }
 
 /** The end of `npm run build`: every step succeeded, so dist/ is the build of what `begin` hashed. */

@@ -5,7 +5,7 @@
  * runs the real start and the real build.
  */
 import { execFile } from 'node:child_process'
-import { appendFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
@@ -57,7 +57,7 @@ t.test('the stamp: what changed since the build, by contents', async (t) => {
   t.equal(staleness(url), 'dist/ holds no complete build', 'a build that has begun and not ended is no build')
   end(url)
   t.equal(staleness(url), undefined, 'fresh once it ended')
-  t.same(Object.keys(hashInputs(url)), ['spec/openapi.yaml', 'src/feature/plugin.ts', 'src/server.ts', 'package.json'],
+  t.same(Object.keys(hashInputs(url).inputs), ['spec/openapi.yaml', 'src/feature/plugin.ts', 'src/server.ts', 'package.json'],
     'the inputs present, the document first, the README left out')
 
   writeFileSync(join(dir, 'src/server.ts'), 'export {}\n')
@@ -75,6 +75,38 @@ t.test('the stamp: what changed since the build, by contents', async (t) => {
 
   writeFileSync(join(dir, STAMP), '{"hashes":{}}')
   t.equal(staleness(url), 'dist/ holds no complete build', 'a stamp of another shape is no stamp')
+})
+
+t.test('the stamp: a file whose size and times are those it was hashed with is not read again', async (t) => {
+  const { dir, url } = project(t)
+  begin(url)
+  end(url)
+  const stamp = JSON.parse(readFileSync(join(dir, STAMP), 'utf8'))
+  t.same(Object.keys(stamp), ['inputs', 'stats', 'hashedAt'])
+  const rewrite = (change: (stamp: any) => void) => {
+    const copy = structuredClone(stamp)
+    change(copy)
+    writeFileSync(join(dir, STAMP), JSON.stringify(copy))
+  }
+
+  // The files were written just before the hashing: their times are not trusted, so each
+  // is read, and a hash that is not its contents' shows.
+  rewrite((copy) => { copy.inputs['src/server.ts'] = 'not-its-hash' })
+  t.equal(staleness(url), 'dist/ was built from older sources (src/server.ts changed)', 'times within the racy window: read')
+  // Hashed well after they were written: their stats are trusted, and the file is not read.
+  rewrite((copy) => { copy.inputs['src/server.ts'] = 'not-its-hash'; copy.hashedAt += 60_000 })
+  t.equal(staleness(url), undefined, 'an unchanged stat: the recorded hash is taken unread')
+
+  // The same size and the old modification time put back: its ctime still tells.
+  const { atime, mtime } = statSync(join(dir, 'src/server.ts'))
+  writeFileSync(join(dir, 'src/server.ts'), 'export []\n')
+  utimesSync(join(dir, 'src/server.ts'), atime, mtime)
+  rewrite((copy) => { copy.hashedAt += 60_000 })
+  t.equal(staleness(url), 'dist/ was built from older sources (src/server.ts changed)', 'rewritten in place, its mtime restored')
+
+  writeFileSync(join(dir, 'src/server.ts'), 'export {}\n')
+  rewrite((copy) => { delete copy.stats; delete copy.hashedAt })
+  t.equal(staleness(url), undefined, 'a stamp without stats (an older build\'s): every file read, still fresh')
 })
 
 t.test('npm run build writes the stamp last, and removes it first', async (t) => {

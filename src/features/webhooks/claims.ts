@@ -35,6 +35,11 @@ export interface ClaimQuery {
   perEndpoint: number
   /** Rows to claim at most for each endpoint with attempts under way here, by its id. */
   slots: ReadonlyMap<string, number>
+  /**
+   * Whether deliveries are likely due (the last claim took some): the claim is made at once,
+   * without the look that spares a claim when none is.
+   */
+  flowing?: boolean
 }
 
 /** A claimed delivery, with what its attempt needs. */
@@ -60,28 +65,55 @@ function due (now: unknown): RawBuilder<boolean> {
   return sql<boolean>`d.outcome = 'pending' and d.next_attempt_at <= ${now} and (d.lease_until is null or d.lease_until < ${now})`
 }
 
+/** What an attempt needs of a claimed delivery, its event and its endpoint. */
+interface ClaimedRow {
+  id: Id
+  endpoint_id: Id
+  attempt: number | bigint
+  first_attempt: number | bigint
+  event_id: string
+  type: string
+  occurred_at: string
+  sequence: unknown
+  data: string
+  previous: string | null
+  trace_context: string | null
+  url: string
+  secret: string
+  previous_secret: string | null
+  previous_secret_expires_at: string | null
+}
+
 /**
- * PostgreSQL, one statement: each enabled endpoint's oldest due deliveries, up to its free
- * places (its entry in `slots`, a JSON object, or `perEndpoint`), the oldest `limit` of
- * those, leased. The lease is said again of each row the update takes: a row another
- * instance took meanwhile is passed over when PostgreSQL checks it again.
+ * PostgreSQL, one statement, one round trip: each enabled endpoint's oldest due deliveries,
+ * up to its free places (its entry in `slots`, a JSON object, or `perEndpoint`), the oldest
+ * `limit` of those, leased, and what their attempts need. The lease is said again of each
+ * row the update takes: a row another instance took meanwhile is passed over when
+ * PostgreSQL checks it again.
  */
-const claimOnPostgres = prepare<ClaimValues, { id: Id }>((db, param) => ({
-  compile: () => sql<{ id: Id }>`update webhook_deliveries set lease_until = ${param('until')}
-    where id in (
-      select due.id from webhook_endpoints e
-      cross join lateral (
-        select d.id, d.next_attempt_at from webhook_deliveries d join events ev on ev.id = d.event_id
-        where d.endpoint_id = e.id and ${due(param('now'))} and ev.sequence is not null
-        order by d.next_attempt_at
-        limit coalesce(cast(cast(${param('slots')} as jsonb) ->> cast(e.id as text) as integer), ${param('perEndpoint')})
-      ) due
-      where e.enabled = 1
-      order by due.next_attempt_at
-      limit ${param('limit')}
+const claimOnPostgres = prepare<ClaimValues, ClaimedRow>((db, param) => ({
+  compile: () => sql<ClaimedRow>`with claimed as (
+      update webhook_deliveries set lease_until = ${param('until')}
+      where id in (
+        select due.id from webhook_endpoints e
+        cross join lateral (
+          select d.id, d.next_attempt_at from webhook_deliveries d join events ev on ev.id = d.event_id
+          where d.endpoint_id = e.id and ${due(param('now'))} and ev.sequence is not null
+          order by d.next_attempt_at
+          limit coalesce(cast(cast(${param('slots')} as jsonb) ->> cast(e.id as text) as integer), ${param('perEndpoint')})
+        ) due
+        where e.enabled = 1
+        order by due.next_attempt_at
+        limit ${param('limit')}
+      )
+      and outcome = 'pending' and (lease_until is null or lease_until < ${param('now')})
+      returning id, endpoint_id, event_id, attempt, first_attempt, next_attempt_at
     )
-    and outcome = 'pending' and (lease_until is null or lease_until < ${param('now')})
-    returning id`.compile(db)
+    select c.id, c.endpoint_id, c.attempt, c.first_attempt,
+      ev.id as event_id, ev.type, ev.occurred_at, ev.sequence, ev.data, ev.previous, ev.trace_context,
+      e.url, e.secret, e.previous_secret, e.previous_secret_expires_at
+    from claimed c join events ev on ev.id = c.event_id join webhook_endpoints e on e.id = c.endpoint_id
+    order by c.next_attempt_at, c.id`.compile(db)
 }))
 
 // SQLite, statement by statement inside one write (its one writer makes them one claim).
@@ -122,13 +154,29 @@ export async function claimDue (db: Kysely<Database>, query: ClaimQuery): Promis
     perEndpoint: query.perEndpoint,
     slots: JSON.stringify(Object.fromEntries(query.slots))
   }
-  const due = (await anyDue(db, { now: values.now })).rows[0]?.due
-  if (due !== true && Number(due) !== 1) return []
-  const claimed = isPostgres(db)
-    ? (await claimOnPostgres(db, values)).rows.map((row) => row.id)
-    : await write(db, async (db) => claimOnSqlite(db, values, query.slots))
+  if (query.flowing !== true) {
+    const due = (await anyDue(db, { now: values.now })).rows[0]?.due
+    if (due !== true && Number(due) !== 1) return []
+  }
+  const rows = isPostgres(db) ? (await claimOnPostgres(db, values)).rows : await claimAndReadOnSqlite(db, values, query.slots)
+  return rows.map((row) => ({
+    id: toApiInt(row.id),
+    endpointId: toApiInt(row.endpoint_id),
+    attempt: Number(row.attempt),
+    firstAttempt: Number(row.first_attempt),
+    event: { id: row.event_id, type: row.type, occurred_at: row.occurred_at, sequence: row.sequence, data: row.data, previous: row.previous, trace_context: row.trace_context } as EventRow,
+    url: row.url,
+    secrets: row.previous_secret !== null && row.previous_secret_expires_at !== null && row.previous_secret_expires_at > values.now
+      ? [row.secret, row.previous_secret]
+      : [row.secret]
+  }))
+}
+
+/** SQLite: the claim, one write of the group commit, then what the attempts need. */
+async function claimAndReadOnSqlite (db: Kysely<Database>, values: ClaimValues, slots: ReadonlyMap<string, number>): Promise<ClaimedRow[]> {
+  const claimed = await write(db, async (db) => claimOnSqlite(db, values, slots))
   if (claimed.length === 0) return []
-  const rows = await db.selectFrom('webhook_deliveries as d')
+  return await db.selectFrom('webhook_deliveries as d')
     .innerJoin('events as ev', 'ev.id', 'd.event_id')
     .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
     .select([
@@ -138,19 +186,7 @@ export async function claimDue (db: Kysely<Database>, query: ClaimQuery): Promis
     ])
     .where('d.id', 'in', claimed)
     .orderBy('d.next_attempt_at').orderBy('d.id')
-    .execute()
-  const now = values.now
-  return rows.map((row) => ({
-    id: toApiInt(row.id),
-    endpointId: toApiInt(row.endpoint_id),
-    attempt: Number(row.attempt),
-    firstAttempt: Number(row.first_attempt),
-    event: { id: row.event_id, type: row.type, occurred_at: row.occurred_at, sequence: row.sequence, data: row.data, previous: row.previous, trace_context: row.trace_context } as EventRow,
-    url: row.url,
-    secrets: row.previous_secret !== null && row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now
-      ? [row.secret, row.previous_secret]
-      : [row.secret]
-  }))
+    .execute() as ClaimedRow[]
 }
 
 /** Lets deliveries claimed here go at once (the service stopping with attempts under way): another claim may take them. */

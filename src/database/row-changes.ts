@@ -155,7 +155,7 @@ async function deleteOldSqliteChanges (db: Kysely<Database>, cutoffSeconds: numb
       batch = writeUnseen(db, (sqlite) => {
         const { oldest, deleteThrough } = pruneStatements(sqlite)
         const old = (oldest.all(PRUNE_BATCH) as Array<[bigint, bigint]>).filter(([, at]) => at < cutoffSeconds)
-        if (old.length > 0) outsideMemoryMap(sqlite, () => deleteThrough.run(old.at(-1)![0]))
+        if (old.length > 0) asMaintenance(sqlite, () => deleteThrough.run(old.at(-1)![0]))
         return old.length
       })
     } catch (error) {
@@ -171,22 +171,30 @@ async function deleteOldSqliteChanges (db: Kysely<Database>, cutoffSeconds: numb
 }
 
 /**
- * Runs `run` with SQLite's memory map off, then maps the file afresh. The changes are
- * written beside the rows they record, so their pages lie all through the file; deleted
- * through the map, each page faults in, and the kernel maps the pages around it with it
- * (fault-around, 64 KiB): pruning a burst of writes' changes brought nearly the whole file
- * into the process's RSS (docs/performance.md, peak RSS). Off the map, the pages are read
- * with read(2) into SQLite's own small cache. The reads that follow fault their pages in
- * again, from the operating system's cache.
+ * Runs `run`, a deletion of old changes, as maintenance rather than as a write someone
+ * waits for:
+ * - Off SQLite's memory map, which is then mapped afresh. The changes are written beside
+ *   the rows they record, so their pages lie all through the file; deleted through the map,
+ *   each page faults in, and the kernel maps the pages around it with it (fault-around,
+ *   64 KiB): pruning a burst of writes' changes brought nearly the whole file into the
+ *   process's RSS (docs/performance.md, peak RSS). Off the map, the pages are read with
+ *   read(2) into SQLite's own small cache; the reads that follow fault theirs in again,
+ *   from the operating system's cache.
+ * - Committed without waiting for the disk (`synchronous = NORMAL`), since the wait holds
+ *   the event loop, and every request with it. WAL mode keeps the database whole either
+ *   way; a deletion lost to a power cut is only made again at the next prune, and the next
+ *   write's commit syncs the log, this deletion's part with it.
  */
-function outsideMemoryMap<T> (sqlite: SQLite.Database, run: () => T): T {
+function asMaintenance<T> (sqlite: SQLite.Database, run: () => T): T {
   const mapped = sqlite.pragma('mmap_size', { simple: true }) as bigint
-  if (mapped === 0n) return run()
-  sqlite.pragma('mmap_size = 0')
+  const synchronous = sqlite.pragma('synchronous', { simple: true }) as bigint
+  if (mapped !== 0n) sqlite.pragma('mmap_size = 0')
+  if (synchronous > 1n) sqlite.pragma('synchronous = NORMAL')
   try {
     return run()
   } finally {
-    sqlite.pragma(`mmap_size = ${mapped}`)
+    if (synchronous > 1n) sqlite.pragma(`synchronous = ${synchronous}`)
+    if (mapped !== 0n) sqlite.pragma(`mmap_size = ${mapped}`)
   }
 }
 

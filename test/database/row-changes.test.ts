@@ -112,21 +112,25 @@ t.test('SQLite: while another process holds the write lock, old changes wait for
   t.equal(await deleteOldRowChanges(app.db, later), 1, 'deleted once the lock is free')
 })
 
-t.test('SQLite: old changes are deleted off the memory map, which is then put back as it was', { skip: process.env.PETSTORE_TEST_DATABASE === 'postgres' && 'SQLite only' }, async (t) => {
+t.test('SQLite: old changes are deleted off the memory map and without waiting for the disk, both then put back as they were', { skip: process.env.PETSTORE_TEST_DATABASE === 'postgres' && 'SQLite only' }, async (t) => {
   const file = join(tempDir(t), 'petstore.db')
   const app = await build(t, { database: { url: file }, rowChangesPruneIntervalMs: 3_600_000 })
   const mapped = async () => Number((await sql<{ mmap_size: bigint }>`pragma mmap_size`.execute(app.db)).rows[0]!.mmap_size)
+  const synchronous = async () => Number((await sql<{ synchronous: bigint }>`pragma synchronous`.execute(app.db)).rows[0]!.synchronous)
   const configured = await mapped()
   t.ok(configured > 0, 'the file is read through a memory map')
+  t.equal(await synchronous(), 2, 'each commit waits for the disk (FULL)')
   await sql`insert into pets (name, category_id) values ('a', 1), ('b', 1)`.execute(app.db)
   const later = Date.now() + KEPT_MS + 5_000
   t.equal(await deleteOldRowChanges(app.db, later), 2)
   t.equal(await mapped(), configured, 'mapped again once deleted')
+  t.equal(await synchronous(), 2, 'FULL again once deleted')
 
   await sql`insert into pets (name, category_id) values ('c', 1)`.execute(app.db)
   const lock = await holdWriteLock(t, file)
   t.equal(await deleteOldRowChanges(app.db, later), 0)
   t.equal(await mapped(), configured, 'mapped again when the deletion failed on the lock')
+  t.equal(await synchronous(), 2, 'FULL again when the deletion failed on the lock')
   await lock.release()
 
   await sql`pragma mmap_size = 0`.execute(app.db)

@@ -65,6 +65,18 @@ function due (now: unknown): RawBuilder<boolean> {
   return sql<boolean>`d.outcome = 'pending' and d.next_attempt_at <= ${now} and (d.lease_until is null or d.lease_until < ${now})`
 }
 
+/**
+ * PostgreSQL: a condition, always true, that makes the statement's transaction commit
+ * without waiting for its WAL to reach the disk (`synchronous_commit = off`, for this
+ * transaction alone: `set_config`'s third argument). For the dispatcher's own records, the
+ * claims and the successes: no client waits on them, and a commit lost to a crash of the
+ * database server only makes a delivery again, with the same `webhook-id`, as at least once
+ * allows. Their flushes, one per claim and per batch of successes, otherwise queued with
+ * the flushes of the writes the API acknowledges, on the same disk. The log stays whole;
+ * the next flush, the next write's, takes their part with it.
+ */
+const WITHOUT_WAITING_FOR_THE_DISK = sql<boolean>`(select set_config('synchronous_commit', 'off', true)) = 'off'`
+
 /** What an attempt needs of a claimed delivery, its event and its endpoint. */
 interface ClaimedRow {
   id: Id
@@ -107,6 +119,7 @@ const claimOnPostgres = prepare<ClaimValues, ClaimedRow>((db, param) => ({
         limit ${param('limit')}
       )
       and outcome = 'pending' and (lease_until is null or lease_until < ${param('now')})
+      and ${WITHOUT_WAITING_FOR_THE_DISK}
       returning id, endpoint_id, event_id, attempt, first_attempt, next_attempt_at
     )
     select c.id, c.endpoint_id, c.attempt, c.first_attempt,
@@ -226,7 +239,7 @@ const recordSuccessBatch = prepare<SuccessValues, never>((db, param) => ({
       update webhook_deliveries as d
       set outcome = 'succeeded', response_status = v.status, duration_ms = v.duration, attempted_at = v.at, next_attempt_at = null, lease_until = null
       from unnest(cast(${param('ids')} as bigint[]), cast(${param('statuses')} as integer[]), cast(${param('durations')} as integer[]), cast(${param('times')} as text[])) as v(id, status, duration, at)
-      where d.id = v.id and d.outcome = 'pending'
+      where d.id = v.id and d.outcome = 'pending' and ${WITHOUT_WAITING_FOR_THE_DISK}
       returning d.endpoint_id
     )
     update webhook_endpoints set failing_since = null

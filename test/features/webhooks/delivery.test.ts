@@ -6,10 +6,11 @@
  * `Retry-After`, a redirect; the address checked again at each attempt; a hanging receiver
  * that holds only its own share; rotation, disabling, recovery and removal; retention.
  */
+import { sql } from 'kysely'
 import t, { type Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { Webhook } from 'standardwebhooks'
-import { AUTH, build, JSON_HEADERS } from '../../helpers/app.ts'
+import { AUTH, build, JSON_HEADERS, TEST_DATABASE, testDatabaseUrl } from '../../helpers/app.ts'
 import { feedOf } from '../../helpers/events.ts'
 import { captureLog } from '../../helpers/log.ts'
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts'
@@ -93,6 +94,17 @@ t.test('deliveries to an endpoint share a few kept connections', async (t) => {
   await until(() => receiver.received.length === 12, 'the deliveries')
   const connections = new Set(receiver.received.map(({ port }) => port)).size
   t.ok(connections <= 2, `12 deliveries on ${connections} connections, at most the endpoint's 2 places`)
+})
+
+t.test('PostgreSQL: the claims and successes commit without waiting for the disk, and leave the connection as it was', { skip: TEST_DATABASE !== 'postgres' && 'PostgreSQL only' }, async (t) => {
+  // One connection: the one the claims and the successes ran on, and the one asked here.
+  const app = await service(t, {}, { database: { url: await testDatabaseUrl(t), poolSize: 1 } })
+  const receiver = await startReceiver(t)
+  const endpoint = await subscribe(app, receiver.url)
+  for (let i = 0; i < 3; i++) await addPet(app, `Pet ${i}`)
+  await until(async () => (await deliveries(app, endpoint.id)).filter((delivery) => delivery.outcome === 'succeeded').length === 3, 'the deliveries recorded')
+  const { rows } = await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(app.db)
+  t.same(rows, [{ synchronous_commit: 'on' }], 'set for their own transactions alone: every write the API acknowledges still waits for its flush')
 })
 
 t.test('a failed delivery is tried again, with the same webhook-id, each attempt in the log', async (t) => {

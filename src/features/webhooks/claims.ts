@@ -97,6 +97,19 @@ interface ClaimedRow {
 }
 
 /**
+ * What the attempts need of the claimed deliveries `d` (the rows of `deliveries`, those
+ * `where` keeps), their events and endpoints, in the order they came due.
+ */
+function readClaimed (deliveries: RawBuilder<unknown>, where: RawBuilder<unknown>): RawBuilder<ClaimedRow> {
+  return sql<ClaimedRow>`select d.id, d.endpoint_id, d.attempt, d.first_attempt,
+      ev.id as event_id, ev.type, ev.occurred_at, ev.sequence, ev.data, ev.previous, ev.trace_context,
+      e.url, e.secret, e.previous_secret, e.previous_secret_expires_at
+    from ${deliveries} d join events ev on ev.id = d.event_id join webhook_endpoints e on e.id = d.endpoint_id
+    ${where}
+    order by d.next_attempt_at, d.id`
+}
+
+/**
  * PostgreSQL, one statement, one round trip: each enabled endpoint's oldest due deliveries,
  * up to its free places (its entry in `slots`, a JSON object, or `perEndpoint`), the oldest
  * `limit` of those, leased, and what their attempts need. The lease is said again of each
@@ -122,11 +135,7 @@ const claimOnPostgres = prepare<ClaimValues, ClaimedRow>((db, param) => ({
       and ${WITHOUT_WAITING_FOR_THE_DISK}
       returning id, endpoint_id, event_id, attempt, first_attempt, next_attempt_at
     )
-    select c.id, c.endpoint_id, c.attempt, c.first_attempt,
-      ev.id as event_id, ev.type, ev.occurred_at, ev.sequence, ev.data, ev.previous, ev.trace_context,
-      e.url, e.secret, e.previous_secret, e.previous_secret_expires_at
-    from claimed c join events ev on ev.id = c.event_id join webhook_endpoints e on e.id = c.endpoint_id
-    order by c.next_attempt_at, c.id`.compile(db)
+    ${readClaimed(sql`claimed`, sql``)}`.compile(db)
 }))
 
 // SQLite, statement by statement inside one write (its one writer makes them one claim).
@@ -189,17 +198,7 @@ export async function claimDue (db: Kysely<Database>, query: ClaimQuery): Promis
 async function claimAndReadOnSqlite (db: Kysely<Database>, values: ClaimValues, slots: ReadonlyMap<string, number>): Promise<ClaimedRow[]> {
   const claimed = await write(db, async (db) => claimOnSqlite(db, values, slots))
   if (claimed.length === 0) return []
-  return await db.selectFrom('webhook_deliveries as d')
-    .innerJoin('events as ev', 'ev.id', 'd.event_id')
-    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-    .select([
-      'd.id', 'd.endpoint_id', 'd.attempt', 'd.first_attempt',
-      'ev.id as event_id', 'ev.type', 'ev.occurred_at', 'ev.sequence', 'ev.data', 'ev.previous', 'ev.trace_context',
-      'e.url', 'e.secret', 'e.previous_secret', 'e.previous_secret_expires_at'
-    ])
-    .where('d.id', 'in', claimed)
-    .orderBy('d.next_attempt_at').orderBy('d.id')
-    .execute() as ClaimedRow[]
+  return (await readClaimed(sql`webhook_deliveries`, sql`where d.id in (${sql.join(claimed)})`).execute(db)).rows
 }
 
 /** Lets deliveries claimed here go at once (the service stopping with attempts under way): another claim may take them. */

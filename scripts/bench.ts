@@ -28,7 +28,8 @@
  * limit the load never reaches, so its cost is still counted). Servers are pinned to the
  * first core and the load generator (this process) to the second, where there are two.
  * Each scenario runs against each server in turn, several rounds, rotating the order, so
- * machine noise hits all alike; figures are medians of the rounds.
+ * machine noise hits all alike; figures are medians of the rounds, and under each table the
+ * lowest and highest of the rounds' own ratios for each goal.
  *
  *   npm run bench -- [--seconds 5] [--rounds 3] [--connections 50] [--pets 10000]
  *                    [--small 1000] [--large 1000000] [--starts 3] [--unpinned]
@@ -281,6 +282,19 @@ const p = (runs: Result[], which: 'p50' | 'p99') => median(runs.map((run) => run
 // The ratio within each round, then their median: noise that lasts longer than one
 // round hits both sides of it.
 const ratio = (a: Result[], b: Result[]) => median(a.map((run, round) => run.rps / b[round]!.rps))
+/**
+ * The lowest and highest of the rounds' own ratios, `1.88–2.01×`: how far a median near its
+ * goal may be from it by noise alone.
+ */
+const spread = (a: Result[], b: Result[]) => {
+  const ratios = a.map((run, round) => run.rps / b[round]!.rps)
+  return `${fixed(Math.min(...ratios), 2)}–${fixed(Math.max(...ratios), 2)}×`
+}
+/** After a table: the rounds' spread of each ratio a goal names (`spread`). */
+const printSpreads = (spreads: string[]) => {
+  if (spreads.length === 0) return
+  console.log(`\nthe rounds' own ratios, lowest–highest, for the goals: ${spreads.join('; ')}`)
+}
 
 /** Peak resident memory of a process (VmHWM), in MiB. */
 function peakRss (pid: number): number {
@@ -482,6 +496,7 @@ async function postgresRows (): Promise<void> {
   // its runs has been reported when the counters are read.
   let before = await commits(names)
   const rss: Partial<Record<Peer, number>> = {}
+  const spreads: string[] = []
   for (const row of pgChosen) {
     await startOnPostgres({ service: serviceDb.url, 'express-pg': peerDb.url }, pgServers)
     const sent: Partial<Record<Peer, number>> = {}
@@ -497,7 +512,9 @@ async function postgresRows (): Promise<void> {
     const express = runs['express-pg']!
     console.log(`| ${row.name} | ${cell(service)} | ${cell(express)} | ${times(service, express)} | ${p(service, 'p50')} / ${p(service, 'p99')} | ${p(express, 'p99')} | ` +
       `${xacts.service} / ${xacts['express-pg']} | ${fixed(trips[row.name]!.service!, 2)} / ${fixed(trips[row.name]!['express-pg']!, 2)} | ${row.goal ?? ''} |`)
+    if (row.goal !== undefined) spreads.push(`${row.name} ${spread(service, express)} express-pg`)
   }
+  printSpreads(spreads)
   console.log(`\npeak RSS on PostgreSQL, MiB: service ${fixed(rss.service!)}, express-pg ${fixed(rss['express-pg']!)}`)
 }
 
@@ -662,18 +679,21 @@ const STEADY_RATE = 500
 async function webhookRows (): Promise<void> {
   console.log(`\n| writes, their events delivered to one webhook endpoint | creates/s, subscribed | creates/s, none | subscribed / none | deliveries/s (a run's events, its start to the last received) | lag p50 / p99 ms at ${STEADY_RATE} creates/s | goal |`)
   console.log('|---|---|---|---|---|---|---|')
-  await measureWebhooks('', { subscribed: await serviceDatabase('webhooks-subscribed', 0), none: await serviceDatabase('webhooks-none', 0) })
+  const spreads: string[] = []
+  await measureWebhooks('', { subscribed: await serviceDatabase('webhooks-subscribed', 0), none: await serviceDatabase('webhooks-none', 0) }, spreads)
   const opened = admin ?? await openAdmin()
   if (typeof opened === 'string') {
+    printSpreads(spreads)
     console.log(`\nPostgreSQL rows of the webhooks skipped: ${opened}`)
     return
   }
   admin = opened
   const urls = { subscribed: (await servicePgDatabase('webhooks_subscribed')).url, none: (await servicePgDatabase('webhooks_none')).url }
-  await measureWebhooks(' on PostgreSQL', urls)
+  await measureWebhooks(' on PostgreSQL', urls, spreads)
+  printSpreads(spreads)
 }
 
-async function measureWebhooks (suffix: string, urls: Record<'subscribed' | 'none', string>): Promise<void> {
+async function measureWebhooks (suffix: string, urls: Record<'subscribed' | 'none', string>, spreads: string[]): Promise<void> {
   const receiver = await startBenchReceiver()
   const env = { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' }
   webhookServers.subscribed = await start(BUILT_SERVER, { DATABASE_URL: urls.subscribed, ...env })
@@ -712,6 +732,7 @@ async function measureWebhooks (suffix: string, urls: Record<'subscribed' | 'non
   const delivered = lags.length < paced.sent ? ` (${lags.length} of ${paced.sent} delivered within a minute)` : ''
   console.log(`| ${webhookRow.name}${suffix} | ${cell(runs.subscribed)} | ${cell(runs.none)} | ${times(runs.subscribed!, runs.none)} | ${fixed(median(deliveryRates.slice(1)))} | ` +
     `${fixed(percentile(lags, 0.5))} / ${fixed(percentile(lags, 0.99))}${delivered} | ${webhookRow.goal ?? ''} |`)
+  spreads.push(`${webhookRow.name}${suffix} ${spread(runs.subscribed!, runs.none!)} none`)
   for (const server of Object.values(webhookServers)) await stop(server!)
   await receiver.close()
 }
@@ -765,6 +786,7 @@ try {
     console.log('| scenario | service req/s | no cache | express | baseline | ceiling | service / express | service / baseline | service / ceiling | service p50 / p99 ms | no cache p99 | express p99 | goal |')
     console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|')
     const loadLines: string[] = []
+    const spreads: string[] = []
     for (const row of chosen) {
       const runs = await compare(servers, row, row.peers)
       const service = runs.service!
@@ -773,6 +795,8 @@ try {
       console.log(`| ${row.name} | ${cell(service)} | ${cell(runs.uncached)} | ${cell(runs.express)} | ${cell(runs.baseline)} | ${cell(runs.ceiling)} | ` +
         `${times(service, runs.express)} | ${times(service, runs.baseline)} | ${times(service, runs.ceiling)} | ` +
         `${p(service, 'p50')} / ${p(service, 'p99')} | ${p99(runs.uncached)} | ${p99(runs.express)} | ${row.goal ?? ''} |`)
+      if (row.goal !== undefined && runs.express !== undefined) spreads.push(`${row.name} ${spread(service, runs.express)} express`)
+      if (row.goal !== undefined && runs.ceiling !== undefined) spreads.push(`${row.name} ${spread(service, runs.ceiling)} the ceiling`)
       // The ceiling may be the load generator's: this process, on its one core, beside it.
       if (runs.ceiling !== undefined) {
         readLoadRss ??= { service: peakRss(servers.service!.child.pid!), ceiling: peakRss(servers.ceiling!.child.pid!) }
@@ -780,6 +804,7 @@ try {
           `${loadCpu(service)} against the service, ${loadCpu(runs.ceiling)} against the ceiling (service / ceiling ${times(service, runs.ceiling)})`)
       }
     }
+    printSpreads(spreads)
     for (const line of loadLines) console.log(`\n${line}`)
     rss = Object.fromEntries(Object.entries(servers).map(([name, server]) => [name, peakRss(server.child.pid!)]))
     if (chosen.includes(rows[0]!)) await behaviourCosts(files.main)
@@ -791,6 +816,7 @@ try {
       scaled.large = await start(BUILT_SERVER, { DATABASE_URL: files.large, RESPONSE_CACHE_MB: '0' })
       console.log(`\n| read, no response cache | ${sizes.small} pets req/s | ${sizes.large} pets req/s | ${sizes.small} / ${sizes.large} | goal |`)
       console.log('|---|---|---|---|---|')
+      const scalingSpreads: string[] = []
       for (const row of scaling) {
         // Both sizes in each round, as the peers above: the ratio is the median of the rounds'.
         // Each size gets paths that fit it (a random id among its own pets).
@@ -798,7 +824,9 @@ try {
         const slowdown = ratio(runs.small!, runs.large!)
         slowdowns.push(slowdown)
         console.log(`| ${row.name} | ${cell(runs.small)} | ${cell(runs.large)} | ${fixed(slowdown, 2)}× | ≤ 1.15× |`)
+        scalingSpreads.push(`${row.name} ${spread(runs.small!, runs.large!)}`)
       }
+      printSpreads(scalingSpreads)
     }
   }
 

@@ -39,6 +39,34 @@ t.test('writes that arrive together are committed together, each with its own an
   if (!sqlite) t.equal(statements.filter((statement) => statement.startsWith('with input as')).length, 2, 'PostgreSQL: the first at once, then one statement for the nineteen others')
 })
 
+t.test('while writes flow, a group gathers the writes of two turns of the event loop; alone, a write commits after its own', { skip: !sqlite && 'SQLite only: PostgreSQL does not group' }, async (t) => {
+  const { db, statements } = await database(t)
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
+  const commits = () => statements.filter((statement) => statement.startsWith('commit')).length
+
+  const alone = [createPet(db, { name: 'Alone', categoryId: 1 })]
+  await nextTurn()
+  alone.push(createPet(db, { name: 'A turn later', categoryId: 1 }))
+  await Promise.all(alone)
+  t.equal(commits(), 2, 'with no commit just before, a write commits after its own turn: the next one is in another group')
+
+  // Writes flowing: a group committed in the turn before, and one more starts now.
+  statements.length = 0
+  const flowing = [createPet(db, { name: 'Flowing', categoryId: 1 })]
+  await nextTurn()
+  flowing.push(createPet(db, { name: 'Next turn', categoryId: 1 }))
+  t.same((await Promise.all(flowing)).map((pet) => pet.name), ['Flowing', 'Next turn'], 'each gets its own pet back')
+  t.equal(commits(), 1, 'one commit for the writes of both turns')
+
+  statements.length = 0
+  const spread = [createPet(db, { name: 'First', categoryId: 1 })]
+  await nextTurn()
+  await nextTurn()
+  spread.push(createPet(db, { name: 'Two turns later', categoryId: 1 }))
+  await Promise.all(spread)
+  t.equal(commits(), 2, 'a write two turns after the first is in the group after it')
+})
+
 t.test('PostgreSQL: a create that fails in a batch fails alone, and the events follow the pets', { skip: sqlite && 'PostgreSQL only: SQLite groups creates in a transaction' }, async (t) => {
   const { db, statements } = await database(t)
   const outcomes = await Promise.allSettled([

@@ -279,15 +279,17 @@ async function compare (servers: Partial<Record<string, ServerProcess>>, row: Ro
 
 const rps = (runs: Result[]) => median(runs.map((run) => run.rps))
 const p = (runs: Result[], which: 'p50' | 'p99') => median(runs.map((run) => run[which]))
+/** The ratio of `a`'s rate to `b`'s within each round. */
+const roundRatios = (a: Result[], b: Result[]) => a.map((run, round) => run.rps / b[round]!.rps)
 // The ratio within each round, then their median: noise that lasts longer than one
 // round hits both sides of it.
-const ratio = (a: Result[], b: Result[]) => median(a.map((run, round) => run.rps / b[round]!.rps))
+const ratio = (a: Result[], b: Result[]) => median(roundRatios(a, b))
 /**
  * The lowest and highest of the rounds' own ratios, `1.88–2.01×`: how far a median near its
  * goal may be from it by noise alone.
  */
 const spread = (a: Result[], b: Result[]) => {
-  const ratios = a.map((run, round) => run.rps / b[round]!.rps)
+  const ratios = roundRatios(a, b)
   return `${fixed(Math.min(...ratios), 2)}–${fixed(Math.max(...ratios), 2)}×`
 }
 /** After a table: the rounds' spread of each ratio a goal names (`spread`). */

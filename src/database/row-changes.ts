@@ -9,6 +9,7 @@ import type SQLite from 'better-sqlite3'
 import { CompiledQuery, sql, type Kysely } from 'kysely'
 import { performance } from 'node:perf_hooks'
 import { isPostgres } from './connect.ts'
+import { prepare } from './prepared.ts'
 import { writeUnseen } from './data-version.ts'
 import { isLockHeld } from './errors.ts'
 import type { Database } from './schema.ts'
@@ -76,17 +77,22 @@ interface SnapshotRow { snapshot: string, table_name: string | null, row_id: str
 const SNAPSHOT = CompiledQuery.raw('select pg_current_snapshot()::text as snapshot') as CompiledQuery<SnapshotRow>
 
 /**
- * PostgreSQL: the snapshot, and the changes of the transactions it sees that `$1`, an
+ * PostgreSQL: the snapshot, and the changes of the transactions it sees that `snapshot`, an
  * earlier snapshot, did not: those that committed since, in whatever order. In one
- * statement, so both are of one snapshot (`pg_current_snapshot()` is the statement's).
+ * statement, so both are of one snapshot (`pg_current_snapshot()` is the statement's). A
+ * named statement (./prepared.ts): under load it runs once per turn of the event loop, and
+ * parsing and planning it each time cost the server about three times what running it does.
  */
-const sinceSnapshot = (snapshot: string) => CompiledQuery.raw(`select s.snapshot, c.table_name, c.row_id::text as row_id
+const sinceSnapshot = prepare<{ snapshot: string }, SnapshotRow>((db, param) => ({
+  compile: () => sql<SnapshotRow>`select s.snapshot, c.table_name, c.row_id::text as row_id
 from (select pg_current_snapshot()::text as snapshot) s
 left join lateral (
   select table_name, row_id from row_changes
-  where transaction_id >= pg_snapshot_xmin($1::pg_snapshot) and not pg_visible_in_snapshot(transaction_id, $1::pg_snapshot)
-  limit ${MOST_CHANGES + 1}
-) c on true`, [snapshot]) as CompiledQuery<SnapshotRow>
+  where transaction_id >= pg_snapshot_xmin(cast(${param('snapshot')} as pg_snapshot))
+    and not pg_visible_in_snapshot(transaction_id, cast(${param('snapshot')} as pg_snapshot))
+  limit ${sql.lit(MOST_CHANGES + 1)}
+) c on true`.compile(db)
+}))
 
 /**
  * PostgreSQL: each call, the current snapshot (the data version) and the changes since
@@ -102,7 +108,7 @@ export function postgresChanges (db: Kysely<Database>): () => Promise<{ version:
     const number = ++begun
     const at = performance.now()
     const from = base !== undefined && at - base.at < STALE_MS ? base.snapshot : undefined
-    const { rows } = await db.executeQuery(from === undefined ? SNAPSHOT : sinceSnapshot(from))
+    const { rows } = from === undefined ? await db.executeQuery(SNAPSHOT) : await sinceSnapshot(db, { snapshot: from })
     const snapshot = rows[0]!.snapshot
     if (base === undefined || number > base.begun) base = { snapshot, begun: number, at }
     if (from === undefined || rows.length > MOST_CHANGES) return { version: snapshot, changes: undefined }

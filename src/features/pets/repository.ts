@@ -69,6 +69,34 @@ const batchedInserts = new WeakMap<Kysely<Database>, (pet: NewPetRow) => Promise
 const selectPet = prepare<{ id: Id }, PetRow>((db, param) =>
   db.selectFrom('pets').selectAll().where('id', '=', param('id')))
 
+// PostgreSQL: pets asked for by id while another such read runs, read by one statement once
+// their turn of the event loop ends (../../database/batch-per-turn.ts): under load, the
+// reads the response cache cannot answer come in bursts (every read of a turn waits for the
+// turn's one freshness check), and each separate statement pays a round trip, a bind and
+// an execution of its own. The statement starts after each of its reads arrived, so it sees
+// every write acknowledged before any of them.
+const selectPets = prepare<{ ids: string[] }, PetRow>((db, param) => ({
+  compile: () => sql<PetRow>`select * from pets where id = any(cast(${param('ids')} as bigint[]))`.compile(db)
+}))
+
+const batchedReads = new WeakMap<Kysely<Database>, (id: Id) => Promise<PetRow | undefined>>()
+
+/** The pet with id `id`, or undefined, read together with the other pets asked for meanwhile. */
+function readTogether (db: Kysely<Database>, id: Id): Promise<PetRow | undefined> {
+  let read = batchedReads.get(db)
+  // A failure (the connection lost, a timeout) fails each read, as it would have alone.
+  if (read === undefined) batchedReads.set(db, read = batchPerTurn((ids) => selectPetsById(db, ids), () => false))
+  return read(id)
+}
+
+/** The rows of pets `ids`, in their order, undefined where there is none; each id as often as asked. */
+async function selectPetsById (db: Kysely<Database>, ids: readonly Id[]): Promise<Array<PetRow | undefined>> {
+  const { rows } = await selectPets(db, { ids: ids.map(String) })
+  // int8 comes back as text (../../database/postgres.ts).
+  const byId = new Map(rows.map((row) => [String(row.id), row]))
+  return ids.map((id) => byId.get(String(id)))
+}
+
 // PostgreSQL: the row stays locked until the edit commits. FOR UPDATE also blocks the
 // foreign key check of an order being placed for the pet (it takes FOR KEY SHARE), so an
 // order is either committed before the edit looks for one, or waits until it is done.
@@ -119,8 +147,8 @@ export async function createPet (db: Kysely<Database>, pet: NewPet): Promise<Pet
 }
 
 export async function findPet (db: Kysely<Database>, id: Id): Promise<Pet | undefined> {
-  const { rows } = await selectPet(db, { id })
-  return rows[0] === undefined ? undefined : toPet(rows[0])
+  const row = isPostgres(db) && !db.isTransaction ? await readTogether(db, id) : (await selectPet(db, { id })).rows[0]
+  return row === undefined ? undefined : toPet(row)
 }
 
 export type PetUpdate =

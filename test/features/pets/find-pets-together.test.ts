@@ -46,7 +46,7 @@ t.test('PostgreSQL: a read that comes alone is not kept waiting for others', { s
   const rex = await createPet(db, { name: 'Rex', categoryId: 2 })
   statements.length = 0
   t.same(await findPet(db, rex.id), rex)
-  t.same(await findPet(db, rex.id + 1), undefined)
+  t.same(await findPet(db, Number(rex.id) + 1), undefined)
   t.equal(statements.filter((statement) => statement.startsWith(TOGETHER)).length, 2, 'each read its own statement, at once')
 })
 

@@ -230,6 +230,7 @@ const pgRows: Row[] = [
   { name: 'GET /v1/pets?limit=20 on PostgreSQL', path: () => '/v1/pets?limit=20', peers: ['service', 'express-pg'], goal: '≥ 1.5× express-pg' },
   { name: 'GET /v1/pets?limit=100&status=sold on PostgreSQL', path: () => '/v1/pets?limit=100&status=sold', peers: ['service', 'express-pg'], goal: '≥ 1.5× express-pg' },
   { name: 'GET /v1/pets/{id} on PostgreSQL', path: (count) => `/v1/pets/${Math.ceil(count / 2)}`, peers: ['service', 'express-pg'], goal: '≥ 1.5× express-pg' },
+  { name: 'GET /v1/pets/{id}, a random pet each time on PostgreSQL', path: (count) => `/v1/pets/${below(count)}`, varies: true, peers: ['service', 'express-pg'], goal: '≥ 1.5× express-pg' },
   { name: 'POST /v1/pets on PostgreSQL', method: 'POST', path: () => '/v1/pets', body: newPet, peers: ['service', 'express-pg'], goal: '≥ 2× express-pg' }
 ]
 

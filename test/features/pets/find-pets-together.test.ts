@@ -41,13 +41,13 @@ t.test('reads that come together each get their own pet, or none', async (t) => 
   }
 })
 
-t.test('PostgreSQL: a read that comes alone is not kept waiting for others', { skip: sqlite && 'PostgreSQL only' }, async (t) => {
+t.test('PostgreSQL: reads one after another are each a statement of their own', { skip: sqlite && 'PostgreSQL only' }, async (t) => {
   const { db, statements } = await database(t)
   const rex = await createPet(db, { name: 'Rex', categoryId: 2 })
   statements.length = 0
   t.same(await findPet(db, rex.id), rex)
   t.same(await findPet(db, Number(rex.id) + 1), undefined)
-  t.equal(statements.filter((statement) => statement.startsWith(TOGETHER)).length, 2, 'each read its own statement, at once')
+  t.equal(statements.filter((statement) => statement.startsWith(TOGETHER)).length, 2, 'nothing to share, so nothing shared')
 })
 
 t.test('inside a transaction, a read runs at once, in it', async (t) => {

@@ -3,31 +3,18 @@
  * each in its own savepoint; on PostgreSQL, the creates of pets that arrive together are one
  * statement; inside a transaction, a write runs at once.
  */
-import { sql, type Kysely } from 'kysely'
+import { sql } from 'kysely'
 import t from 'tap'
-import { DEFAULTS } from '../../src/config/defaults.ts'
-import { connect } from '../../src/database/connect.ts'
 import { write } from '../../src/database/group-commit.ts'
-import { migrateToLatest } from '../../src/database/migrate.ts'
-import type { Database } from '../../src/database/schema.ts'
 import { createPet } from '../../src/features/pets/repository.ts'
 import { placeOrder } from '../../src/features/orders/repository.ts'
-import { TEST_DATABASE, testDatabaseUrl } from '../helpers/app.ts'
+import { recordingDatabase, TEST_DATABASE } from '../helpers/app.ts'
 import { rowCount } from '../helpers/store.ts'
 
 const sqlite = TEST_DATABASE === 'sqlite'
 
-async function database (t: Parameters<typeof testDatabaseUrl>[0]): Promise<{ db: Kysely<Database>, statements: string[] }> {
-  const statements: string[] = []
-  const db = await connect({ ...DEFAULTS.database, url: await testDatabaseUrl(t), onQuery: (event) => { statements.push(event.query.sql.toLowerCase()) } })
-  t.teardown(() => db.destroy())
-  await migrateToLatest(db)
-  statements.length = 0
-  return { db, statements }
-}
-
 t.test('writes that arrive together are committed together, each with its own answer', async (t) => {
-  const { db, statements } = await database(t)
+  const { db, statements } = await recordingDatabase(t)
   const pets = await Promise.all(Array.from({ length: 20 }, (_, i) => createPet(db, { name: `Pet ${i}`, categoryId: i })))
   t.same(pets.map((pet) => pet.name), Array.from({ length: 20 }, (_, i) => `Pet ${i}`), 'each create gets its own pet back')
   t.equal(new Set(pets.map((pet) => pet.id)).size, 20, 'with its own id')
@@ -40,7 +27,7 @@ t.test('writes that arrive together are committed together, each with its own an
 })
 
 t.test('while writes flow, a group gathers the writes of two turns of the event loop; alone, a write commits after its own', { skip: !sqlite && 'SQLite only: PostgreSQL does not group' }, async (t) => {
-  const { db, statements } = await database(t)
+  const { db, statements } = await recordingDatabase(t)
   const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
   const commits = () => statements.filter((statement) => statement.startsWith('commit')).length
 
@@ -68,7 +55,7 @@ t.test('while writes flow, a group gathers the writes of two turns of the event 
 })
 
 t.test('PostgreSQL: a create that fails in a batch fails alone, and the events follow the pets', { skip: sqlite && 'PostgreSQL only: SQLite groups creates in a transaction' }, async (t) => {
-  const { db, statements } = await database(t)
+  const { db, statements } = await recordingDatabase(t)
   const outcomes = await Promise.allSettled([
     createPet(db, { name: 'First', categoryId: 1 }),
     // PostgreSQL text cannot hold a NUL: the statement of the batch fails, and this one with it.
@@ -88,7 +75,7 @@ t.test('PostgreSQL: a create that fails in a batch fails alone, and the events f
 })
 
 t.test('a write that fails in a group fails alone', async (t) => {
-  const { db } = await database(t)
+  const { db } = await recordingDatabase(t)
   const rex = await createPet(db, { name: 'Rex', categoryId: 1, status: 'available' })
   const tom = await createPet(db, { name: 'Tom', categoryId: 1, status: 'available' })
   const outcomes = await Promise.allSettled([
@@ -107,7 +94,7 @@ t.test('a write that fails in a group fails alone', async (t) => {
 })
 
 t.test('when the group\'s transaction fails, no write of it is acknowledged or kept', { skip: !sqlite && 'SQLite only: PostgreSQL does not group' }, async (t) => {
-  const { db } = await database(t)
+  const { db } = await recordingDatabase(t)
   const outcomes = await Promise.allSettled([
     createPet(db, { name: 'First', categoryId: 1 }),
     // Ends the shared transaction under the others' feet, as a failed commit would.
@@ -120,7 +107,7 @@ t.test('when the group\'s transaction fails, no write of it is acknowledged or k
 })
 
 t.test('inside a transaction, a write runs at once, in it', async (t) => {
-  const { db } = await database(t)
+  const { db } = await recordingDatabase(t)
   await db.transaction().execute(async (trx) => {
     const pet = await createPet(trx, { name: 'Inside', categoryId: 1 })
     t.equal(pet.name, 'Inside')

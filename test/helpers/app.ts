@@ -5,8 +5,13 @@
  * (`npm run test:postgres`), a PostgreSQL database made for the test and dropped after it:
  * the same test files prove the same behaviour on both.
  */
+import type { Kysely } from 'kysely'
 import type { Test } from 'tap'
 import { buildApp, type AppOptions } from '../../src/app.ts'
+import { DEFAULTS } from '../../src/config/defaults.ts'
+import { connect } from '../../src/database/connect.ts'
+import { migrateToLatest } from '../../src/database/migrate.ts'
+import type { Database } from '../../src/database/schema.ts'
 import { createPostgresDatabase, POSTGRES_ADMIN_URL } from './services.ts'
 
 /** A clearly fake key, accepted through the environment-keys path. */
@@ -25,6 +30,19 @@ export async function testDatabaseUrl (t: Test): Promise<string> {
   return createPostgresDatabase(t).catch((error: Error) => {
     throw new Error(`PETSTORE_TEST_DATABASE=postgres, but no test database could be made at ${POSTGRES_ADMIN_URL}: ${error.message}`)
   })
+}
+
+/**
+ * A fresh database for one test, migrated, without an app: its `db`, and `statements`, the
+ * SQL of every query it runs from then on, lower-cased (the migrations' left out).
+ */
+export async function recordingDatabase (t: Test): Promise<{ db: Kysely<Database>, statements: string[] }> {
+  const statements: string[] = []
+  const db = await connect({ ...DEFAULTS.database, url: await testDatabaseUrl(t), onQuery: (event) => { statements.push(event.query.sql.toLowerCase()) } })
+  t.teardown(() => db.destroy())
+  await migrateToLatest(db)
+  statements.length = 0
+  return { db, statements }
 }
 
 export async function build (t: Test, options: Partial<AppOptions> = {}) {

@@ -3,29 +3,16 @@
  * statement, and each still gets its own answer; on SQLite, and inside a transaction, each
  * read is its own query.
  */
-import type { Kysely } from 'kysely'
 import t from 'tap'
-import { DEFAULTS } from '../../../src/config/defaults.ts'
-import { connect } from '../../../src/database/connect.ts'
 import { inTransaction } from '../../../src/database/group-commit.ts'
-import { migrateToLatest } from '../../../src/database/migrate.ts'
-import type { Database } from '../../../src/database/schema.ts'
 import { createPet, findPet } from '../../../src/features/pets/repository.ts'
-import { TEST_DATABASE, testDatabaseUrl } from '../../helpers/app.ts'
+import { recordingDatabase, TEST_DATABASE } from '../../helpers/app.ts'
 
 const sqlite = TEST_DATABASE === 'sqlite'
 const TOGETHER = 'select * from pets where id = any('
 
-async function database (t: Parameters<typeof testDatabaseUrl>[0]): Promise<{ db: Kysely<Database>, statements: string[] }> {
-  const statements: string[] = []
-  const db = await connect({ ...DEFAULTS.database, url: await testDatabaseUrl(t), onQuery: (event) => { statements.push(event.query.sql.toLowerCase()) } })
-  t.teardown(() => db.destroy())
-  await migrateToLatest(db)
-  return { db, statements }
-}
-
 t.test('reads that come together each get their own pet, or none', async (t) => {
-  const { db, statements } = await database(t)
+  const { db, statements } = await recordingDatabase(t)
   const rex = await createPet(db, { name: 'Rex', categoryId: 2, status: 'sold' })
   const tom = await createPet(db, { name: 'Tom', categoryId: 3 })
   statements.length = 0
@@ -42,7 +29,7 @@ t.test('reads that come together each get their own pet, or none', async (t) => 
 })
 
 t.test('PostgreSQL: reads one after another are each a statement of their own', { skip: sqlite && 'PostgreSQL only' }, async (t) => {
-  const { db, statements } = await database(t)
+  const { db, statements } = await recordingDatabase(t)
   const rex = await createPet(db, { name: 'Rex', categoryId: 2 })
   statements.length = 0
   t.same(await findPet(db, rex.id), rex)
@@ -51,7 +38,7 @@ t.test('PostgreSQL: reads one after another are each a statement of their own', 
 })
 
 t.test('inside a transaction, a read runs at once, in it', async (t) => {
-  const { db, statements } = await database(t)
+  const { db, statements } = await recordingDatabase(t)
   const rex = await createPet(db, { name: 'Rex', categoryId: 2 })
   statements.length = 0
   const found = await inTransaction(db, async (trx) => {

@@ -231,14 +231,28 @@ const clearFailing = prepare<{ endpointId: Id }, never>((db, param) =>
 
 type SuccessValues = { ids: string[], statuses: number[], durations: number[], times: string[] }
 
-// PostgreSQL: every success of a batch, and the endpoints that succeeded, in one statement
-// (one round trip, where a statement for each takes one each), the values as arrays.
+/**
+ * PostgreSQL: every success of a batch, and the endpoints that succeeded, in one statement
+ * (one round trip, where a statement for each takes one each), the values as arrays.
+ *
+ * Each row is found by its key, one lookup per success, whatever the table holds: a
+ * prepared statement keeps, after a few runs, the plan made for any values, and for a
+ * join of the batch with the table that plan depended on the table's size when it was
+ * made. Made while it was small, it read the deliveries through an index of every pending
+ * row and kept doing so as they grew: 2-5 ms a batch with 20 000 due, so a backlog
+ * drained the slower the longer it was. A lookup by key, with `limit 1`, is planned as
+ * one whatever the size; the row is then updated at the address that lookup found
+ * (`ctid`). A row another transaction changed in between (its endpoint disabled, its
+ * claim taken over) gets the success only if still pending; at worst it is not recorded,
+ * and a delivery still pending is made again, as at least once allows.
+ */
 const recordSuccessBatch = prepare<SuccessValues, never>((db, param) => ({
   compile: () => sql<never>`with done as (
       update webhook_deliveries as d
       set outcome = 'succeeded', response_status = v.status, duration_ms = v.duration, attempted_at = v.at, next_attempt_at = null, lease_until = null
       from unnest(cast(${param('ids')} as bigint[]), cast(${param('statuses')} as integer[]), cast(${param('durations')} as integer[]), cast(${param('times')} as text[])) as v(id, status, duration, at)
-      where d.id = v.id and d.outcome = 'pending' and ${WITHOUT_WAITING_FOR_THE_DISK}
+      cross join lateral (select x.ctid from webhook_deliveries x where x.id = v.id limit 1) as found
+      where d.ctid = found.ctid and d.outcome = 'pending' and ${WITHOUT_WAITING_FOR_THE_DISK}
       returning d.endpoint_id
     )
     update webhook_endpoints set failing_since = null

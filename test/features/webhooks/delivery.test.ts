@@ -107,6 +107,30 @@ t.test('PostgreSQL: the claims and successes commit without waiting for the disk
   t.same(rows, [{ synchronous_commit: 'on' }], 'set for their own transactions alone: every write the API acknowledges still waits for its flush')
 })
 
+t.test('PostgreSQL: successes are recorded by their key, whatever plan the statement keeps, never by reading every pending delivery', { skip: TEST_DATABASE !== 'postgres' && 'PostgreSQL only' }, async (t) => {
+  // One connection, whose prepared statements keep the plan made for any values (as
+  // PostgreSQL does after a few runs), made here while the table holds two rows.
+  const app = await service(t, {}, { database: { url: await testDatabaseUrl(t), poolSize: 1 } })
+  await sql`set plan_cache_mode = force_generic_plan`.execute(app.db)
+  const receiver = await startReceiver(t)
+  const endpoint = await subscribe(app, receiver.url)
+  for (let i = 0; i < 2; i++) await addPet(app, `Pet ${i}`)
+  await until(async () => (await deliveries(app, endpoint.id)).filter((delivery) => delivery.outcome === 'succeeded').length === 2, 'the deliveries recorded')
+  const { rows: [statement] } = await sql<{ name: string }>`select name from pg_prepared_statements where statement like ${"%set outcome = 'succeeded'%"}`.execute(app.db)
+  t.ok(statement, 'the record of successes is a prepared statement')
+
+  // Then a backlog: 1000 deliveries pending, due long after the test ends.
+  await sql`insert into webhook_deliveries (endpoint_id, event_id, attempt, first_attempt, outcome, next_attempt_at)
+    select ${endpoint.id}, (select min(id) from events), 1, 1, 'pending', '9999-01-01T00:00:00.000Z' from generate_series(1, 1000)`.execute(app.db)
+  const { rows: [plan] } = await sql<{ 'QUERY PLAN': unknown }>`explain (format json)
+    execute ${sql.raw(statement!.name)}('{1,2}', '{204,204}', '{1,1}', '{"2026-11-28T00:00:00.000Z","2026-11-28T00:00:00.000Z"}')`.execute(app.db)
+  const text = JSON.stringify(plan!['QUERY PLAN'])
+  const indexes = [...text.matchAll(/"Index Name":"(\w+)"/g)].map((match) => match[1]!)
+  t.ok(indexes.includes('webhook_deliveries_pkey'), `each delivery looked up by its key: ${indexes.join(', ')}`)
+  t.notOk(indexes.some((index) => index.endsWith('_due')), 'not through an index of every pending delivery')
+  t.notOk(text.includes('"Seq Scan"'), 'nor by reading the whole table')
+})
+
 t.test('a failed delivery is tried again, with the same webhook-id, each attempt in the log', async (t) => {
   const app = await service(t)
   // Two failures, then a success, whatever the pace of the retries.

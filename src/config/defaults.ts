@@ -74,9 +74,10 @@ export const DEFAULTS = {
    * attempt may take, how many attempts are under way at once in all and per endpoint (so a
    * slow endpoint holds only its own share); how long a claim on a delivery lasts beyond
    * the attempt's timeout (then another instance may take it over); under a flow of writes,
-   * the least time between two looks for due deliveries while none are found; how long an
-   * endpoint may fail every delivery before it is disabled; how often due deliveries are
-   * looked for besides after writes.
+   * the least time between two looks for due deliveries while none are found; the least
+   * time between two claims while the API's requests keep the service busy (deliveries
+   * then take less of it); how long an endpoint may fail every delivery before it is
+   * disabled; how often due deliveries are looked for besides after writes.
    */
   webhooks: {
     retryDelays: '5s,5m,30m,2h,5h,10h,14h,20h,24h',
@@ -85,6 +86,7 @@ export const DEFAULTS = {
     endpointConcurrency: 16,
     leaseMarginMs: 15_000,
     claimGapMs: 10,
+    busyClaimGapMs: 50,
     disableAfterMs: 5 * 24 * 60 * 60 * 1000,
     pollIntervalMs: 1000
   }

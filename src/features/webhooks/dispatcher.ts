@@ -7,7 +7,8 @@
  * the retries come due), and each takes only what the free places allow: `concurrency`
  * attempts under way in all, `endpointConcurrency` per endpoint. So a slow or hanging
  * endpoint holds its own places and never another's, and no request of the API waits on
- * any of it.
+ * any of it. While the API's requests keep the service busy, claims come at most every
+ * `busyClaimGapMs`, so that deliveries take less of what the requests need.
  *
  * At least once: an attempt is recorded after it is made, so a crash between the two
  * makes it again (its lease passes, and any instance claims it), with the same
@@ -37,6 +38,10 @@ export interface DispatcherOptions {
   endpointConcurrency: number
   /** The least time between two looks for due deliveries in a row, while none are found. */
   claimGapMs: number
+  /** Whether the API's requests keep the service busy (./request-pressure.ts). */
+  busy?: () => boolean
+  /** While they do, the least time between two claims. */
+  busyClaimGapMs: number
   /** How long a claim outlives its attempt's timeout. */
   leaseMarginMs: number
   disableAfterMs: number
@@ -143,6 +148,9 @@ export class Dispatcher {
   async #run (): Promise<void> {
     do {
       this.#again = false
+      // Requests first: while they keep the service busy, deliveries go at a slower pace,
+      // at most `concurrency` a claim, and catch up once the requests let them.
+      if (this.options.busy?.() === true) await sleep(this.options.busyClaimGapMs)
       const free = this.options.concurrency - this.#inFlight.size
       if (free <= 0 || this.#closed) return
       let claimed: Claimed[]

@@ -5,7 +5,8 @@
  *
  * The dispatcher looks for due deliveries after every write this instance answers, when the
  * feed moves (events numbered, here or on another instance: the events plugin's signal), and
- * every second for the retries that come due.
+ * every second for the retries that come due; every answer tells it how busy the requests
+ * keep the service (./request-pressure.ts).
  */
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
@@ -13,6 +14,7 @@ import type { WebhookSettings } from '../../config/config.ts'
 import type { Lookup, Network } from './addresses.ts'
 import { pendingBacklog } from './deliveries.ts'
 import { Dispatcher } from './dispatcher.ts'
+import { RequestPressure } from './request-pressure.ts'
 import { openSecret, sealSecret } from './sealing.ts'
 import { defaultKeyFile, secretsKeySource } from './secrets-key.ts'
 
@@ -45,7 +47,10 @@ export interface WebhooksOptions extends WebhookSettings {
   leaseMarginMs: number
   disableAfterMs: number
   claimGapMs: number
+  busyClaimGapMs: number
   pollIntervalMs: number
+  /** Whether the API's requests keep the service busy (tests give their own). */
+  busy?: () => boolean
   /** Resolves host names for the URL checks and the deliveries (tests give their own). */
   lookup?: Lookup
 }
@@ -54,7 +59,9 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 export default fp(async function webhooks (app: FastifyInstance, options: WebhooksOptions) {
   const secretsKey = await secretsKeySource({ key: options.secretsKey, file: options.secretsKeyFile ?? defaultKeyFile(options.databaseUrl) })
+  const pressure = new RequestPressure()
   const dispatcher = new Dispatcher(app.db, {
+    busy: () => pressure.busy(),
     ...options,
     secretsKey,
     serialize: (event) => app.events.serialize(event),
@@ -64,6 +71,7 @@ export default fp(async function webhooks (app: FastifyInstance, options: Webhoo
   app.prometheus?.watchWebhookBacklog(async () => pendingBacklog(app.db, new Date()))
 
   app.addHook('onResponse', (request, _reply, done) => {
+    pressure.answered()
     if (WRITES.has(request.method)) dispatcher.poke()
     done()
   })

@@ -96,6 +96,23 @@ t.test('deliveries to an endpoint share a few kept connections', async (t) => {
   t.ok(connections <= 2, `12 deliveries on ${connections} connections, at most the endpoint's 2 places`)
 })
 
+t.test('while requests keep the service busy, deliveries go at a slower pace, and still go', async (t) => {
+  let busy = true
+  // No poll: every claim here follows a write this test makes.
+  const app = await service(t, { busy: () => busy, busyClaimGapMs: 300, pollIntervalMs: 60_000 })
+  const receiver = await startReceiver(t)
+  await subscribe(app, receiver.url)
+  await app.webhooks.settled()
+  const created = performance.now()
+  await addPet(app)
+  await until(() => receiver.received.length === 1, 'the delivery, while busy')
+  t.ok(performance.now() - created >= 300, 'its claim waited the busy gap')
+
+  busy = false
+  await addPet(app, 'Fido')
+  await until(() => receiver.received.length === 2, 'the delivery, once the requests let it')
+})
+
 t.test('PostgreSQL: the claims and successes commit without waiting for the disk, and leave the connection as it was', { skip: TEST_DATABASE !== 'postgres' && 'PostgreSQL only' }, async (t) => {
   // One connection: the one the claims and the successes ran on, and the one asked here.
   const app = await service(t, {}, { database: { url: await testDatabaseUrl(t), poolSize: 1 } })

@@ -9,10 +9,12 @@ import pg from 'pg'
 import { createPostgresDatabase, POSTGRES_ADMIN_URL, postgresSkipReason } from '../helpers/services.ts'
 import { AUTH, JSON_HEADERS, TEST_KEY } from '../helpers/app.ts'
 import { captureLog } from '../helpers/log.ts'
-import { petBody } from '../helpers/answers.ts'
+import { DATABASE_UNAVAILABLE, errorBody, petBody } from '../helpers/answers.ts'
 import { until } from '../helpers/until.ts'
 
 const skip = await postgresSkipReason()
+
+const READY_UNAVAILABLE = errorBody('unavailable', 'Database is not answering', 503)
 
 async function withApps (url: string, count: number, use: (...apps: Awaited<ReturnType<typeof buildApp>>[]) => Promise<void>, options: Partial<AppOptions> = {}) {
   const apps = []
@@ -129,8 +131,19 @@ t.test('a PostgreSQL connection killed under the service does not crash it', { s
     await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name])
     await admin.end()
     await until(() => log.text().includes('database connection lost'), 'the pool to notice')
-    t.equal((await app.inject({ url: '/readyz' })).statusCode, 200, 'the pool reconnects')
-    t.equal((await app.inject({ url: '/v1/pets', headers: AUTH })).statusCode, 200)
+    // Each pooled connection learns of its end on its own: a request given one whose notice
+    // has not arrived yet gets a 503 with Retry-After, and the next ones a new connection.
+    for (const [url, headers, unavailable] of [['/readyz', {}, READY_UNAVAILABLE], ['/v1/pets', AUTH, DATABASE_UNAVAILABLE]] as const) {
+      const refusals: Array<{ status: number, retryAfter: boolean, body: unknown }> = []
+      await until(async () => {
+        const res = await app.inject({ url, headers })
+        if (res.statusCode === 200) return true
+        refusals.push({ status: res.statusCode, retryAfter: res.headers['retry-after'] !== undefined, body: res.json() })
+        return false
+      }, `${url} to answer 200 again`)
+      t.pass(`the pool reconnects: ${url} answers 200`)
+      t.same(refusals, refusals.map(() => ({ status: 503, retryAfter: true, body: unavailable })), 'each request before, a 503 with Retry-After')
+    }
   }, { logger: { level: 'warn', stream: log.stream } })
   t.match(log.text(), /database connection lost/, 'the lost connection is logged')
 })

@@ -59,6 +59,7 @@ import { seedPets, seedPostgresPets } from './bench/seed.ts'
 import { percentile, startBenchReceiver, steadyPosts, type BenchReceiver } from './bench/webhooks.ts'
 import { startOtlpSink } from './bench/otlp-sink.ts'
 import { trafficMix } from './bench/mix.ts'
+import { setupFetch } from './bench/setup-fetch.ts'
 import { npmStart, spawnServer, type ServerProcess } from './lib/spawn-server.ts'
 
 const { values } = parseArgs({
@@ -156,7 +157,7 @@ const randomOrder = () => orderIds[Math.floor(Math.random() * orderIds.length)]
  */
 async function placeOrders (base: string, count: number) {
   for (let i = 1; i <= count; i++) {
-    const res = await fetch(`${base}/v1/store/orders`, {
+    const res = await setupFetch(`${base}/v1/store/orders`, {
       method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ petId: 4 * i - 3, quantity: 1 })
     })
     if (res.status !== 201) throw new Error(`placing orders failed: ${res.status} ${await res.text()}`)
@@ -166,7 +167,7 @@ async function placeOrders (base: string, count: number) {
 
 // The tag of the first page, as a client that already holds it would send it back.
 const currentTag = async (base: string) =>
-  ({ 'if-none-match': (await fetch(`${base}/v1/pets?limit=20`, { headers })).headers.get('etag') ?? '' })
+  ({ 'if-none-match': (await setupFetch(`${base}/v1/pets?limit=20`, { headers })).headers.get('etag') ?? '' })
 
 /** A key of the database (not of PETSTORE_API_KEYS) that may only read pets, as `npm run keys` makes it. */
 let scopedKey = ''
@@ -702,7 +703,7 @@ async function measureWebhooks (suffix: string, urls: Record<'subscribed' | 'non
   webhookServers.subscribed = await start(BUILT_SERVER, { DATABASE_URL: urls.subscribed, ...env })
   webhookServers.none = await start(BUILT_SERVER, { DATABASE_URL: urls.none, ...env })
   const subscribed = webhookServers.subscribed.base
-  const added = await fetch(`${subscribed}/v1/webhook-endpoints`, {
+  const added = await setupFetch(`${subscribed}/v1/webhook-endpoints`, {
     method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ url: receiver.url, events: ['*'] })
   })
   if (added.status !== 201) throw new Error(`could not subscribe the receiver: ${added.status} ${await added.text()}`)

@@ -32,51 +32,61 @@ function cannotStart (portSetting: string) {
 const logOptions = loggerOptions(config.log, process.stdout.isTTY === true, config.tracing.enabled)
 const logger = 'transport' in logOptions ? logOptions : { ...logOptions, stream: new TurnBatchedDestination(1) }
 
-const app = await buildApp({
-  database: config.database,
-  apiKeys: config.apiKeys,
-  bodyLimit: config.bodyLimit,
-  logger,
-  trustProxy: config.trustProxy,
-  rateLimit: config.rateLimit,
-  redisUrl: config.redisUrl,
-  redisCommandTimeoutMs: config.redisCommandTimeoutMs,
-  pressure: config.pressure,
-  timeouts: config.timeouts,
-  metrics: config.metricsPort !== undefined,
-  responseCacheBytes: config.responseCacheBytes,
-  events: config.events,
-  webhooks: config.webhooks,
-  traceSqliteStatements: config.tracing.enabled && config.tracing.sqliteStatements
-}).catch(cannotStart('PORT'))
+/**
+ * Builds the service and serves it. A function, not the module's top level: the build
+ * bundles the service as a script compiled with V8's code cache (scripts/bundle.ts), and a
+ * script has no top-level await.
+ */
+async function serve (): Promise<void> {
+  const app = await buildApp({
+    database: config.database,
+    apiKeys: config.apiKeys,
+    bodyLimit: config.bodyLimit,
+    logger,
+    trustProxy: config.trustProxy,
+    rateLimit: config.rateLimit,
+    redisUrl: config.redisUrl,
+    redisCommandTimeoutMs: config.redisCommandTimeoutMs,
+    pressure: config.pressure,
+    timeouts: config.timeouts,
+    metrics: config.metricsPort !== undefined,
+    responseCacheBytes: config.responseCacheBytes,
+    events: config.events,
+    webhooks: config.webhooks,
+    traceSqliteStatements: config.tracing.enabled && config.tracing.sqliteStatements
+  }).catch(cannotStart('PORT'))
 
-// SIGTERM or SIGINT: stop accepting connections, let in-flight requests finish (new ones
-// on open connections are served too, with Connection: close), close the database
-// cleanly, exit 0. Past the grace period the process exits 1 regardless. The same signal
-// again is ignored (npm start passes on the one the group got); another signal ends the
-// process at once with 1.
-let metricsServer: MetricsServer | undefined
-closeGracefully(config.timeouts.shutdownGraceMs, app.log, async () => {
-  await Promise.all([metricsServer?.close(), app.close()])
-  // Tracing's last spans (the requests just drained) before the process ends.
-  await flushTraces().catch((error: unknown) => app.log.warn({ err: error }, 'could not send the last spans'))
-})
-
-const address = await app.listen({ port: config.port, host: config.host }).catch(cannotStart('PORT'))
-if (config.metricsPort !== undefined) {
-  // On METRICS_HOST, not HOST: an API served on every interface keeps its metrics private.
-  metricsServer = await startMetricsServer(app.prometheus!.registry, {
-    port: config.metricsPort,
-    host: config.metricsHost,
-    timeouts: { headersMs: config.timeouts.headersMs, requestMs: config.timeouts.requestMs, keepAliveMs: config.metricsKeepAliveMs }
-  }).catch(cannotStart('METRICS_PORT'))
-  app.log.info({ metricsUrl: metricsServer.url }, `Prometheus metrics on ${metricsServer.url}`)
-}
-const base = address.replace('://0.0.0.0', '://127.0.0.1').replace('://[::]', '://127.0.0.1')
-const firstKey = await ensureFirstRunKey(app)
-if (firstKey !== undefined) {
-  await announceFirstRunKey({
-    key: firstKey, baseUrl: base, databaseUrl: config.database.url, isTerminal: process.stdout.isTTY === true, terminal: process.stdout, log: app.log
+  // SIGTERM or SIGINT: stop accepting connections, let in-flight requests finish (new ones
+  // on open connections are served too, with Connection: close), close the database
+  // cleanly, exit 0. Past the grace period the process exits 1 regardless. The same signal
+  // again is ignored (npm start passes on the one the group got); another signal ends the
+  // process at once with 1.
+  let metricsServer: MetricsServer | undefined
+  closeGracefully(config.timeouts.shutdownGraceMs, app.log, async () => {
+    await Promise.all([metricsServer?.close(), app.close()])
+    // Tracing's last spans (the requests just drained) before the process ends.
+    await flushTraces().catch((error: unknown) => app.log.warn({ err: error }, 'could not send the last spans'))
   })
+
+  const address = await app.listen({ port: config.port, host: config.host }).catch(cannotStart('PORT'))
+  if (config.metricsPort !== undefined) {
+    // On METRICS_HOST, not HOST: an API served on every interface keeps its metrics private.
+    metricsServer = await startMetricsServer(app.prometheus!.registry, {
+      port: config.metricsPort,
+      host: config.metricsHost,
+      timeouts: { headersMs: config.timeouts.headersMs, requestMs: config.timeouts.requestMs, keepAliveMs: config.metricsKeepAliveMs }
+    }).catch(cannotStart('METRICS_PORT'))
+    app.log.info({ metricsUrl: metricsServer.url }, `Prometheus metrics on ${metricsServer.url}`)
+  }
+  const base = address.replace('://0.0.0.0', '://127.0.0.1').replace('://[::]', '://127.0.0.1')
+  const firstKey = await ensureFirstRunKey(app)
+  if (firstKey !== undefined) {
+    await announceFirstRunKey({
+      key: firstKey, baseUrl: base, databaseUrl: config.database.url, isTerminal: process.stdout.isTTY === true, terminal: process.stdout, log: app.log
+    })
+  }
+  process.stdout.write(`Petstore API on ${base}/v1, docs on ${base}/docs\n`)
 }
-process.stdout.write(`Petstore API on ${base}/v1, docs on ${base}/docs\n`)
+
+// What the steps above do not catch themselves ends the start the same way.
+serve().catch(cannotStart('PORT'))

@@ -48,7 +48,7 @@ export const CHILD_COVERAGE: Record<string, string | undefined> = {
  */
 function coveredInChildren (): string[] {
   const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 })
-  return [...listed.split('\0').filter(Boolean), 'dist/server.js'].map((path) => join(root, path))
+  return [...listed.split('\0').filter(Boolean), 'dist/bundle.cjs'].map((path) => join(root, path))
 }
 
 /** What child processes run with: the tests' environment, and the coverage settings above. */

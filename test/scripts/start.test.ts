@@ -121,13 +121,13 @@ t.test('the document edited since the build: npm start rebuilds dist/, then serv
 })
 
 t.test('nothing changed since the build: npm start serves it as it is, building nothing', async (t) => {
-  const bundle = statSync(join(project, 'dist/server.js')).mtimeMs
+  const bundle = statSync(join(project, 'dist/bundle.cjs')).mtimeMs
   const stamp = readFileSync(join(project, STAMP), 'utf8')
 
   const started = await servedSummary(t, project)
   t.equal(started.summary, 'Edited since the last build.')
   t.equal(started.stderr().replace(/^npm warn .*\n/gm, ''), '', 'nothing on stderr: no build ran')
-  t.equal(statSync(join(project, 'dist/server.js')).mtimeMs, bundle, 'the bundle was not written again')
+  t.equal(statSync(join(project, 'dist/bundle.cjs')).mtimeMs, bundle, 'the bundle was not written again')
   t.equal(readFileSync(join(project, STAMP), 'utf8'), stamp, 'nor the stamp')
   t.same(await stop(started), [0, null])
 })
@@ -135,7 +135,7 @@ t.test('nothing changed since the build: npm start serves it as it is, building 
 t.test('without typescript (no dev dependencies), a stale or missing build stops npm start with exit 1 naming npm run build', async (t) => {
   withoutTypescript(project)
   editSummary(project, 'Edited again, with no way to build.')
-  const bundle = readFileSync(join(project, 'dist/server.js'))
+  const bundle = readFileSync(join(project, 'dist/bundle.cjs'))
 
   const stale = npmStart(t, project)
   t.same(await stale.exit, [1, null], 'exit 1')
@@ -143,7 +143,7 @@ t.test('without typescript (no dev dependencies), a stale or missing build stops
     'Cannot start: dist/ was built from older sources (spec/openapi.yaml changed); run `npm run build`, which needs the dev dependencies (typescript is not installed)\n',
     'one line, naming npm run build')
   t.equal(stale.stdout().replace(/^(> .*)?\n/gm, ''), '', 'nothing served, nothing logged')
-  t.same(readFileSync(join(project, 'dist/server.js')), bundle, 'the old build is left as it was')
+  t.same(readFileSync(join(project, 'dist/bundle.cjs')), bundle, 'the old build is left as it was')
 
   rmSync(join(project, 'dist'), { recursive: true })
   const missing = npmStart(t, project)

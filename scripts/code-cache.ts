@@ -7,15 +7,25 @@
  */
 import { once } from 'node:events'
 import { existsSync, rmSync } from 'node:fs'
+import { SETTINGS } from '../src/config/config.ts'
 import { npmStart, spawnServer } from './lib/spawn-server.ts'
 
 const cache = new URL('../dist/bundle.cjs.cache', import.meta.url)
 const KEY = 'code-cache-build-key-not-a-secret'
+/**
+ * None of the service's settings in the environment the build runs in: a REDIS_URL to
+ * reach, a METRICS_PORT another instance holds, OTEL_* variables to trace with. Node's own
+ * options stay: the cache is made for them, as `npm start` would run with them. An
+ * undefined variable is left out of the child's environment.
+ */
+const cleared = Object.fromEntries(Object.keys(process.env)
+  .filter((name) => SETTINGS.includes(name) || name.startsWith('OTEL_'))
+  .map((name) => [name, undefined])) as unknown as Record<string, string>
 
 rmSync(cache, { force: true })
 const { env, nodeArgs } = npmStart()
 const server = await spawnServer('dist/server.js', {
-  ...env, PETSTORE_WRITE_CODE_CACHE: '1', DATABASE_URL: ':memory:', PETSTORE_API_KEYS: KEY, HOST: '127.0.0.1'
+  ...cleared, ...env, PETSTORE_WRITE_CODE_CACHE: '1', DATABASE_URL: ':memory:', PETSTORE_API_KEYS: KEY, HOST: '127.0.0.1'
 }, { nodeArgs })
 try {
   const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }

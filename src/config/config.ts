@@ -106,6 +106,9 @@ const schema: JSONSchemaType<Env> = {
   }
 }
 
+/** The environment variables the service is configured by (tracing's OTEL_* besides). */
+export const SETTINGS: readonly string[] = Object.keys(schema.properties!)
+
 export interface Config {
   port: number
   host: string

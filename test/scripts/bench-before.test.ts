@@ -22,6 +22,14 @@ t.test('the events\' cost rows run against the checkout --before names', { timeo
   t.match(stdout, /\nPostgreSQL rows of the events' cost skipped: PostgreSQL does not answer at /)
 })
 
+t.test('--only "npm start" --before: the start measured beside the checkout\'s, alternated, and no other row of the service', { timeout: 300_000 }, async (t) => {
+  const { stdout } = await runScript('scripts/bench.ts', [...tiny(0.05), '--starts', '2', '--only', 'npm start', '--before', root],
+    { TEST_POSTGRES_URL: 'postgres://postgres@127.0.0.1:1/postgres' })
+  t.match(stdout, '\n| start, beside the build before | service | before | service / before |\n')
+  t.match(stdout, /\n\| `npm start` to the first 200, 300 pets, one core \| [\d.]+ s \(runs: [\d.]+, [\d.]+\) \| [\d.]+ s \(runs: [\d.]+, [\d.]+\) \| [\d.]+× \|\n/)
+  t.notMatch(stdout, '| scenario |', 'no scenario of the service\'s table')
+})
+
 t.test('a --before without a build there stops the benchmark, saying so', async (t) => {
   const failed = await scriptResult('scripts/bench.ts', [...tiny(0.05), '--before', '/nonexistent'], {})
   t.equal(failed.code, 1)

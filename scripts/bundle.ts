@@ -4,7 +4,7 @@
  * `npm start` runs) compiles with the code cache the build's last step makes for it
  * (scripts/code-cache.ts). Node 20 resolves, reads and compiles each ES module on its own,
  * and the service's graph is some 700 files: one file starts about a quarter of a second
- * sooner, and one file compiled from V8's cache of it a fifth sooner again
+ * sooner, and one file compiled from V8's cache of it about a quarter sooner again
  * (docs/performance.md).
  *
  * The bundle is a function, called as Node calls a CommonJS module's (`exports, require,
@@ -41,8 +41,7 @@ const STRICT_PROLOGUE = /^(\s*(\/\/[^\n]*\n|\/\*[\s\S]*?\*\/))*\s*(['"])use stri
 /**
  * `import.meta.url` in a module of ours (dist/) becomes that module's own URL, relative to
  * the bundle's (`__bundleUrl`, declared by the banner). A module of ours that looked for
- * files beside itself by `__dirname` would
- * look beside the bundle, so it stops the build.
+ * files beside itself by `__dirname` would look beside the bundle, so it stops the build.
  */
 const ownImportMetaUrl: Plugin = {
   name: 'own-import-meta-url',

@@ -760,7 +760,7 @@ try {
   const files = {
     main: chosen.length > 0 ? await serviceDatabase('service', pets) : '',
     small: scaling.length > 0 ? await serviceDatabase('small', sizes.small) : '',
-    // Also the start times' database, measured in a full run.
+    // Also the start times' database (a full run, or `--only "npm start"`).
     large: scaling.length > 0 || startsChosen ? await serviceDatabase('large', sizes.large) : '',
     // The earlier build's own, for its start (its migrations are not this checkout's).
     beforeLarge: startsChosen && values.before !== undefined ? join(dir, 'before-large.db') : ''

@@ -593,15 +593,22 @@ const costRows = (suffix: string): Row[] => [
   { name: `POST /v1/store/orders${suffix}, a pet each`, method: 'POST', path: () => '/v1/store/orders', body: orderNext, peers: [], goal: '≥ 0.8× before' }
 ]
 
+/** The earlier build's (`--before`) start script. */
+const beforeScript = () => join(resolve(values.before!), 'scripts/start.js')
+
 /**
- * The earlier build (`--before`) on the database `url`: started once to make its own tables
- * (its migrations are not this checkout's), stopped, `seed`ed, and started again.
+ * The database `url` for the earlier build (`--before`): the build started once to make
+ * its own tables (its migrations are not this checkout's), stopped, and `seed` run.
  */
-async function startBefore (url: string, seed: () => void | Promise<void>): Promise<ServerProcess> {
-  const script = join(resolve(values.before!), 'scripts/start.js')
-  await stop(await start(script, { DATABASE_URL: url }))
+async function beforeDatabase (url: string, seed: () => void | Promise<void>): Promise<void> {
+  await stop(await start(beforeScript(), { DATABASE_URL: url }))
   await seed()
-  return await start(script, { DATABASE_URL: url })
+}
+
+/** The earlier build (`--before`) on the database `url`, made by `beforeDatabase`. */
+async function startBefore (url: string, seed: () => void | Promise<void>): Promise<ServerProcess> {
+  await beforeDatabase(url, seed)
+  return await start(beforeScript(), { DATABASE_URL: url })
 }
 
 /**
@@ -769,11 +776,7 @@ try {
   if (chosen.some((row) => row.scoped === true)) scopedKey = createScopedKey(files.main)
   const starts: number[] = []
   const beforeStarts: number[] = []
-  if (files.beforeLarge !== '') {
-    // Started once to make its own tables, then seeded.
-    await stop(await start(join(resolve(values.before!), 'scripts/start.js'), { DATABASE_URL: files.beforeLarge }))
-    seedPets(files.beforeLarge, sizes.large)
-  }
+  if (files.beforeLarge !== '') await beforeDatabase(files.beforeLarge, () => seedPets(files.beforeLarge, sizes.large))
   // Alternated with the earlier build's, where there is one, so that the machine's spells hit both alike.
   const startRuns = startsChosen ? Number(values.starts) : 0
   for (let i = 0; i < startRuns; i++) {

@@ -28,6 +28,11 @@ export interface SpawnOptions {
   logFile?: string
   /** Options for node itself, before the script. */
   nodeArgs?: string[]
+  /**
+   * Variables left out of the server's environment, even those a wrapper of `spawn` adds
+   * back (a test runner's module hooks in NODE_OPTIONS): removed by `env -u` on its way.
+   */
+  unset?: string[]
 }
 
 const root = new URL('../..', import.meta.url)
@@ -53,10 +58,14 @@ export function npmStart (): { env: Record<string, string>, nodeArgs: string[], 
 const ADDRESS = / on (http:\/\/[^/\s]+)\/v1/
 
 export async function spawnServer (script: string, env: Record<string, string>, options: SpawnOptions = {}): Promise<ServerProcess> {
-  const { timeoutMs = 30_000, cores, logFile, nodeArgs = [] } = options
+  const { timeoutMs = 30_000, cores, logFile, nodeArgs = [], unset = [] } = options
   const node = [process.execPath, ...nodeArgs, ...(script.endsWith('.ts') ? ['--import', 'tsx'] : []), script]
-  // taskset replaces itself with node, so the child's pid is the server's.
-  const [command, ...args] = cores === undefined ? node : ['taskset', '-c', cores, ...node]
+  // taskset and env replace themselves with node, so the child's pid is the server's.
+  const [command, ...args] = [
+    ...(cores === undefined ? [] : ['taskset', '-c', cores]),
+    ...(unset.length === 0 ? [] : ['env', ...unset.flatMap((name) => ['-u', name])]),
+    ...node
+  ]
   const log = logFile === undefined ? 'pipe' : openSync(logFile, 'w')
   const child = spawn(command!, args, {
     cwd: root, env: { ...process.env, PORT: '0', LOG_FORMAT: 'json', ...env }, stdio: ['ignore', log, log]

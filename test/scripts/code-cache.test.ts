@@ -4,13 +4,12 @@
  * refused by V8 with other ones, which a line on stderr says, and the service starts all the
  * same; not used with source maps on, where the bundle is required as a module.
  */
-import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync } from 'node:fs'
 import t, { type Test } from 'tap'
+import { spawnServer } from '../../scripts/lib/spawn-server.ts'
 import { builtServer } from '../helpers/process.ts'
 import { AUTH, TEST_KEY } from '../helpers/app.ts'
-import { until } from '../helpers/until.ts'
 
 const REFUSED = /bundle\.cjs\.cache was made for another Node or other node options than npm start's; starting without it, which is slower \(npm run build makes it again\)\n/
 
@@ -22,21 +21,16 @@ const REFUSED = /bundle\.cjs\.cache was made for another Node or other node opti
  */
 async function start (t: Test, nodeArgs: string[]) {
   const { env } = await builtServer()
-  const child = spawn('env', ['-u', 'NODE_OPTIONS', '-u', 'NODE_V8_COVERAGE', process.execPath, ...nodeArgs, 'dist/server.js'], {
-    cwd: new URL('../..', import.meta.url), env: { ...process.env, ...env, PORT: '0', DATABASE_URL: ':memory:', PETSTORE_API_KEYS: TEST_KEY }
+  const server = await spawnServer('dist/server.js', { ...env, DATABASE_URL: ':memory:', PETSTORE_API_KEYS: TEST_KEY }, {
+    nodeArgs, unset: ['NODE_OPTIONS', 'NODE_V8_COVERAGE']
   })
   t.teardown(async () => {
-    if (child.exitCode !== null) return
-    child.kill('SIGKILL')
-    await once(child, 'exit')
+    if (server.child.exitCode !== null) return
+    server.child.kill('SIGKILL')
+    await once(server.child, 'exit')
   })
-  let output = ''
-  child.stdout.on('data', (chunk: Buffer) => { output += chunk })
-  child.stderr.on('data', (chunk: Buffer) => { output += chunk })
-  await until(() => / on (http:\/\/\S+)\/v1/.test(output) || child.exitCode !== null, 'the service to serve')
-  const base = / on (http:\/\/\S+)\/v1/.exec(output)?.[1]
-  const listing = await fetch(`${base}/v1/pets?limit=1`, { headers: AUTH })
-  return { served: listing.status, output }
+  const listing = await fetch(`${server.base}/v1/pets?limit=1`, { headers: AUTH })
+  return { served: listing.status, output: server.output() }
 }
 
 t.test('with npm start\'s node options, the build\'s code cache is taken', async (t) => {

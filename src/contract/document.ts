@@ -24,6 +24,12 @@ export interface Operation {
   operation: JsonObject
 }
 
+/** `copy[key] = value`, where a key `__proto__` (a property's name may be anything) stays a property. */
+export function put (copy: JsonObject, key: string, value: Json): void {
+  if (key === '__proto__') Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true })
+  else copy[key] = value
+}
+
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']
 
 export class ApiDocument {
@@ -107,7 +113,10 @@ export class ApiDocument {
       if (target === undefined) this.#dereferenced.set(ref, target = this.dereference(this.resolve(ref)))
       return target
     }
-    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, this.dereference(value)]))
+    // A loop, not `Object.fromEntries(Object.entries(...))`: a start dereferences every operation.
+    const copy: JsonObject = {}
+    for (const key of Object.keys(node)) put(copy, key, this.dereference(node[key]!))
+    return copy
   }
 
   /**

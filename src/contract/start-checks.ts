@@ -20,15 +20,27 @@ const PARAMETER_STYLES: Readonly<Record<string, { style: string, explode: boolea
 /** The schema types a parameter may have: one value read from text, never a list or an object. */
 const SCALAR_TYPES = new Set(['string', 'integer', 'number', 'boolean'])
 
-/** Every `$ref` that names nothing, by the JSON pointer of the place that holds it. */
-function unresolvedRefs (document: ApiDocument, node: Json, at: string): string[] {
-  if (Array.isArray(node)) return node.flatMap((item, index) => unresolvedRefs(document, item, `${at}/${index}`))
-  if (node === null || typeof node !== 'object') return []
-  const own = typeof node.$ref === 'string' && !resolves(document, node.$ref)
-    ? [`${at}: $ref ${node.$ref} does not resolve (only #/... references inside the document are read)`]
-    : []
-  return own.concat(Object.entries(node).flatMap(([key, value]) =>
-    unresolvedRefs(document, value, `${at}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`)))
+/**
+ * Every `$ref` that names nothing, by the JSON pointer of the place that holds it. The
+ * pointer is written only for a problem: the walk covers the whole document at each start.
+ */
+function unresolvedRefs (document: ApiDocument, root: Json): string[] {
+  const problems: string[] = []
+  const path: string[] = []
+  const walk = (node: Json): void => {
+    if (node === null || typeof node !== 'object') return
+    if (!Array.isArray(node) && typeof node.$ref === 'string' && !resolves(document, node.$ref)) {
+      const at = path.map((key) => `/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`).join('')
+      problems.push(`#${at}: $ref ${node.$ref} does not resolve (only #/... references inside the document are read)`)
+    }
+    for (const key of Object.keys(node)) {
+      path.push(key)
+      walk((node as JsonObject)[key]!)
+      path.pop()
+    }
+  }
+  walk(root)
+  return problems
 }
 
 function resolves (document: ApiDocument, ref: string): boolean {
@@ -92,7 +104,7 @@ function responseProblems (operationId: string, responses: JsonObject): string[]
  * refused).
  */
 export function documentProblems (document: ApiDocument, emitted: EmittedEvents = {}): string[] {
-  const refs = unresolvedRefs(document, document.document, '#')
+  const refs = unresolvedRefs(document, document.document)
   // The rest reads through $refs, so it waits until they all resolve.
   if (refs.length > 0) return refs
   const problems: string[] = []

@@ -6,12 +6,18 @@
  * keyword, which accepts a safe integer or a BigInt (and, where coercion is on, a string
  * of digits), checks the bounds exactly, and leaves a number when the value fits in one,
  * a BigInt when it does not.
+ *
+ * It is written as code, like AJV's own keywords, so that a validator using it can be
+ * written out whole (AJV's standalone code: ./precompiled.ts): the check of each schema's
+ * bounds is a function made once per schema (`int64Check`), which the code refers to by
+ * this module and the bounds.
  */
-import type { Ajv } from 'ajv'
-import type { DataValidateFunction } from 'ajv/dist/types/index.js'
+import { _, type Ajv, type KeywordCxt } from 'ajv'
+import { fileURLToPath } from 'node:url'
 import { INT64_MAX, INT64_MIN, toApiInt } from '../http/int64.ts'
 
-interface Bounds { minimum?: number | bigint, maximum?: number | bigint }
+/** A schema's bounds, as digits: the schema stays JSON, which AJV writes into a validator's code. */
+interface Bounds { minimum?: string, maximum?: string }
 
 const DIGITS = /^-?\d{1,20}$/
 
@@ -37,28 +43,44 @@ function problem (value: bigint | undefined, min: bigint, max: bigint): string |
   return undefined
 }
 
+/**
+ * The check of one schema's bounds (given as digits): the value as the API holds it (a
+ * number, or a BigInt past 2^53), or, as a string, why it is refused.
+ */
+export function int64Check (min: string, max: string, coerceStrings: boolean): (data: unknown) => number | bigint | string {
+  const low = BigInt(min)
+  const high = BigInt(max)
+  return (data) => {
+    const value = toBigInt(data, coerceStrings)
+    return problem(value, low, high) ?? toApiInt(value!)
+  }
+}
+
+/** This module, for the code of a validator written out whole to find `int64Check` by. */
+const THIS_MODULE = fileURLToPath(import.meta.url)
+
 export function addInt64Keyword (ajv: Ajv, { coerceStrings }: { coerceStrings: boolean }): void {
   ajv.addKeyword({
     keyword: 'int64',
     modifying: true,
-    errors: true,
     schemaType: 'object',
-    // Compiled once per schema: each call only converts and compares.
-    compile (bounds: Bounds) {
-      const { min, max } = exactBounds(bounds)
-      const validate: DataValidateFunction = (data, context) => {
-        const value = toBigInt(data, coerceStrings)
-        const message = problem(value, min, max)
-        if (message !== undefined) {
-          validate.errors = [{ keyword: 'int64', message, params: {} }]
-          return false
-        }
-        if (context !== undefined && context.parentData !== undefined) {
-          context.parentData[context.parentDataProperty] = toApiInt(value!)
-        }
-        return true
-      }
-      return validate
+    // The message is the check's answer; as the keyword's did before, it has no parameters.
+    error: { message: ({ params }) => _`${params.problem}`, params: () => _`{}` },
+    code (cxt: KeywordCxt) {
+      const { gen, data, it } = cxt
+      const { min, max } = exactBounds(cxt.schema as Bounds)
+      const check = gen.scopeValue('keyword', {
+        ref: int64Check(String(min), String(max), coerceStrings),
+        code: _`require(${THIS_MODULE}).int64Check(${String(min)}, ${String(max)}, ${coerceStrings})`
+      })
+      const value = gen.const('int64', _`${check}(${data})`)
+      gen.if(_`typeof ${value} === "string"`, () => {
+        cxt.setParams({ problem: value })
+        cxt.error()
+      }, () => {
+        // Where the value is a property or an item, it is left there converted.
+        gen.if(_`${it.parentData} !== undefined`, () => gen.assign(_`${it.parentData}[${it.parentDataProperty}]`, value))
+      })
     }
   })
 }
@@ -71,9 +93,11 @@ export function useInt64Keyword (schema: unknown): any {
   if (schema === null || typeof schema !== 'object') return schema
   const { type, format, minimum, maximum, ...rest } = schema as Schema
   const rewritten = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, useInt64Keyword(value)]))
-  if (type === 'integer' && format === 'int64') return { ...rewritten, int64: { minimum, maximum } }
+  if (type === 'integer' && format === 'int64') return { ...rewritten, int64: definedEntries({ minimum: digits(minimum), maximum: digits(maximum) }) }
   return { ...rewritten, ...definedEntries({ type, format, minimum, maximum }) }
 }
+
+const digits = (bound: unknown) => bound === undefined ? undefined : String(bound)
 
 function definedEntries (object: Schema): Schema {
   return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined))

@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { clientErrorHandler } from './http/parser-errors.ts'
 import type { DatabaseSettings } from './database/connect.ts'
 import { DEFAULTS } from './config/defaults.ts'
+import type { Config } from './config/config.ts'
 import { ApiError } from './http/error-codes.ts'
 import { apiDocument, type ApiDocument } from './contract/document.ts'
 import { checkDocument } from './contract/start-checks.ts'
@@ -78,6 +79,26 @@ export interface AppOptions {
   traceSqliteStatements?: boolean
   /** Webhook delivery settings (./config/defaults.ts); none are needed. */
   webhooks?: Partial<Omit<WebhooksOptions, 'databaseUrl'>>
+}
+
+/** The service's options from its settings, as `npm start` builds it (the logger aside). */
+export function appOptions (config: Config): AppOptions {
+  return {
+    database: config.database,
+    apiKeys: config.apiKeys,
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
+    rateLimit: config.rateLimit,
+    redisUrl: config.redisUrl,
+    redisCommandTimeoutMs: config.redisCommandTimeoutMs,
+    pressure: config.pressure,
+    timeouts: config.timeouts,
+    metrics: config.metricsPort !== undefined,
+    responseCacheBytes: config.responseCacheBytes,
+    events: config.events,
+    webhooks: config.webhooks,
+    traceSqliteStatements: config.tracing.enabled && config.tracing.sqliteStatements
+  }
 }
 
 function hopsTrusted (hops: number) {

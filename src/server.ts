@@ -1,7 +1,7 @@
 /**
  * The entry point: configuration, logger, listen, graceful shutdown. Nothing else.
  */
-import { buildApp } from './app.ts'
+import { appOptions, buildApp } from './app.ts'
 import { loadConfig, type Config } from './config/config.ts'
 import { announceFirstRunKey, ensureFirstRunKey } from './features/api-keys/first-run.ts'
 import { loggerOptions } from './config/logger.ts'
@@ -38,23 +38,7 @@ const logger = 'transport' in logOptions ? logOptions : { ...logOptions, stream:
  * script has no top-level await.
  */
 async function serve (): Promise<void> {
-  const app = await buildApp({
-    database: config.database,
-    apiKeys: config.apiKeys,
-    bodyLimit: config.bodyLimit,
-    logger,
-    trustProxy: config.trustProxy,
-    rateLimit: config.rateLimit,
-    redisUrl: config.redisUrl,
-    redisCommandTimeoutMs: config.redisCommandTimeoutMs,
-    pressure: config.pressure,
-    timeouts: config.timeouts,
-    metrics: config.metricsPort !== undefined,
-    responseCacheBytes: config.responseCacheBytes,
-    events: config.events,
-    webhooks: config.webhooks,
-    traceSqliteStatements: config.tracing.enabled && config.tracing.sqliteStatements
-  }).catch(cannotStart('PORT'))
+  const app = await buildApp({ ...appOptions(config), logger }).catch(cannotStart('PORT'))
 
   // SIGTERM or SIGINT: stop accepting connections, let in-flight requests finish (new ones
   // on open connections are served too, with Connection: close), close the database

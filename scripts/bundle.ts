@@ -22,7 +22,7 @@
  * a package its `__dirname` and `__filename` in node_modules, where the files it reads beside
  * its code still are (Swagger UI's page and assets, the worker that pino's transports run in).
  */
-import { copyFileSync, readFileSync } from 'node:fs'
+import { copyFileSync, existsSync, readFileSync } from 'node:fs'
 import { dirname, relative } from 'node:path'
 import { build, type Plugin } from 'esbuild'
 
@@ -58,6 +58,21 @@ const ownImportMetaUrl: Plugin = {
 }
 
 /**
+ * The validators and serializers the build wrote (scripts/precompile.ts, run before this
+ * step) in place of src/contract/precompiled-code.ts, which holds none.
+ */
+const precompiledCode: Plugin = {
+  name: 'precompiled-code',
+  setup (build) {
+    build.onLoad({ filter: /\/dist\/src\/contract\/precompiled-code\.js$/ }, () => {
+      const written = `${root}dist/precompiled.js`
+      if (!existsSync(written)) throw new Error(`${written} is missing: scripts/precompile.ts writes it, before the bundle`)
+      return { contents: readFileSync(written, 'utf8'), loader: 'js', resolveDir: `${root}dist` }
+    })
+  }
+}
+
+/**
  * `__dirname` and `__filename` in any other bundled module (a package's) are its own file's
  * in node_modules, found from the bundle's location when it runs (dist/ and node_modules/
  * are siblings). Declared after the module's "use strict" (and any comment before it),
@@ -88,7 +103,7 @@ await build({
   format: 'cjs',
   target: 'node20',
   external: EXTERNAL,
-  plugins: [ownImportMetaUrl, ownDirname],
+  plugins: [precompiledCode, ownImportMetaUrl, ownDirname],
   // The function dist/server.js calls: the value of the script, and the exports of the
   // module. `__bundleDirname` is dist/, where `ownDirname` finds node_modules from. Its own
   // line, so the source map's lines stay the modules'.

@@ -32,7 +32,7 @@ import { fileURLToPath } from 'node:url'
 export const INPUTS = [
   'spec/openapi.yaml', // dist/spec/, read at start
   'src', 'migrations', 'generated', // compiled by tsc, bundled into dist/bundle.cjs
-  'tsconfig.json', 'tsconfig.build.json', 'scripts/build-spec.ts', 'scripts/bundle.ts', // how
+  'tsconfig.json', 'tsconfig.build.json', 'scripts/build-spec.ts', 'scripts/precompile.ts', 'scripts/bundle.ts', // how
   'scripts/bundle-entry.js', 'scripts/code-cache.ts', // dist/server.js, and the bundle's code cache
   'package.json', 'package-lock.json' // the build script, and the versions of the packages bundled
 ]

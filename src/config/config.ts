@@ -3,7 +3,9 @@
  * server. A bad value stops the start with a message naming the variable.
  */
 import { Ajv, type JSONSchemaType, type ValidateFunction } from 'ajv'
+import standaloneCode from 'ajv/dist/standalone/index.js'
 import { DEFAULTS } from './defaults.ts'
+import { precompiled, recordingPrecompiled } from '../contract/precompiled.ts'
 import { parseNetworks, type Network } from '../features/webhooks/addresses.ts'
 import { parseRetryDelays } from '../features/webhooks/retries.ts'
 import { secretsKeyFromText } from '../features/webhooks/sealing.ts'
@@ -201,16 +203,25 @@ function parseTrustProxy (value: string): Config['trustProxy'] {
  * fixed schema is checked by the compiler and the tests. And the validator runs once per
  * process, so the code Ajv generates is not optimized (half the compilation's time).
  */
-const ajv = new Ajv({
-  allErrors: true, removeAdditional: true, useDefaults: true, coerceTypes: true, allowUnionTypes: true, validateSchema: false, code: { optimize: false }
+const makeAjv = () => new Ajv({
+  allErrors: true, removeAdditional: true, useDefaults: true, coerceTypes: true, allowUnionTypes: true, validateSchema: false, code: { optimize: false, source: recordingPrecompiled() }
 })
+let ajv: Ajv | undefined
 let validateEnv: ValidateFunction<Env> | undefined
 
+/** The validator of the environment: the build's (../contract/precompiled.ts), or compiled now. */
+function envValidator (): ValidateFunction<Env> {
+  const envSchema = { ...schema, additionalProperties: false }
+  return precompiled(`environment ${JSON.stringify(envSchema)}`,
+    () => (ajv ??= makeAjv()).compile<Env>(envSchema),
+    (validate) => standaloneCode.default(ajv!, validate))
+}
+
 export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
-  validateEnv ??= ajv.compile({ ...schema, additionalProperties: false })
+  validateEnv ??= envValidator()
   // A copy: validation coerces, fills in and removes in place.
   const parsed: unknown = { ...env }
-  if (!validateEnv(parsed)) throw new Error(ajv.errorsText(validateEnv.errors, { dataVar: 'env' }))
+  if (!validateEnv(parsed)) throw new Error((ajv ??= makeAjv()).errorsText(validateEnv.errors, { dataVar: 'env' }))
   const apiKeys = parsed.PETSTORE_API_KEYS.split(',').map((key) => key.trim()).filter((key) => key !== '')
   if (apiKeys.some((key) => key.length < MIN_KEY_LENGTH || /\s/.test(key))) {
     throw new Error(`PETSTORE_API_KEYS: each key must be at least ${MIN_KEY_LENGTH} characters without spaces`)

@@ -6,6 +6,7 @@ import type { FastifySchema, FastifySerializerCompiler } from 'fastify'
 import fastJsonStringify from 'fast-json-stringify'
 import { put, type ApiDocument, type Json, type JsonObject } from './document.ts'
 import { oncePerContent } from './once-per-content.ts'
+import { precompiled } from './precompiled.ts'
 
 // OpenAPI keywords that are not JSON Schema; AJV's strict mode would refuse them.
 const OPENAPI_ONLY = new Set(['example', 'discriminator', 'xml', 'externalDocs'])
@@ -100,9 +101,19 @@ export function routeSchema (document: ApiDocument, operationId: string): Fastif
 }
 
 /**
- * Response serializers, built by fast-json-stringify as Fastify's own compiler builds them,
- * once per distinct schema (./once-per-content.ts). Response schemas hold no BigInts (see
- * withoutBigInts), so JSON is their exact text.
+ * A serializer of `schema`, built by fast-json-stringify as Fastify's own compiler builds
+ * it, or written by the build (./precompiled.ts).
+ */
+export function serializerOf (schema: JsonObject): (data: any) => string {
+  const declared = schema as unknown as Parameters<typeof fastJsonStringify>[0]
+  return precompiled(`serializer ${JSON.stringify(schema)}`,
+    () => fastJsonStringify(declared),
+    () => fastJsonStringify(declared, { mode: 'standalone', inlineValidators: true }) as unknown as string)
+}
+
+/**
+ * Response serializers, once per distinct schema (./once-per-content.ts). Response schemas
+ * hold no BigInts (see withoutBigInts), so JSON is their exact text.
  */
 export const sharedSerializers = (): FastifySerializerCompiler<JsonObject> =>
-  oncePerContent(({ schema }) => JSON.stringify(schema), ({ schema }) => fastJsonStringify(schema))
+  oncePerContent(({ schema }) => JSON.stringify(schema), ({ schema }) => serializerOf(schema))

@@ -12,6 +12,7 @@
  */
 import { isUtf8 } from 'node:buffer'
 import { Ajv, type ErrorObject } from 'ajv'
+import standaloneCode from 'ajv/dist/standalone/index.js'
 import { stringify } from 'lossless-json'
 import addFormats from 'ajv-formats'
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify'
@@ -22,13 +23,16 @@ import { acceptedMediaTypes, BODY_MEDIA_TYPES, essence, mediaTypeRefusal } from 
 import { addInt64Keyword, useInt64Keyword } from './int64-keywords.ts'
 import { integersAsDigits } from './integer-text.ts'
 import { oncePerContent } from './once-per-content.ts'
+import { precompiled, recordingPrecompiled } from './precompiled.ts'
 
 function makeAjv (coerce: boolean): Ajv {
   // validateSchema: false skips checking each schema against the JSON Schema meta-schema,
   // whose own compilation was a tenth of the start; the document's schemas are checked
   // against it by the lint tests (test/contract/spec-lint.test.ts), and strict mode still refuses
-  // unknown keywords and formats.
-  const ajv = new Ajv({ coerceTypes: coerce, useDefaults: true, removeAdditional: false, allErrors: false, strict: true, validateSchema: false })
+  // unknown keywords and formats. While the build records, each validator keeps its code.
+  const ajv = new Ajv({
+    coerceTypes: coerce, useDefaults: true, removeAdditional: false, allErrors: false, strict: true, validateSchema: false, code: { source: recordingPrecompiled() }
+  })
   addFormats.default(ajv)
   addInt64Keyword(ajv, { coerceStrings: coerce })
   return ajv
@@ -85,15 +89,22 @@ function queryDecodes (url: string): boolean {
 }
 
 export default fp(async function validation (app: FastifyInstance) {
-  const strict = makeAjv(false)
-  const coercing = makeAjv(true)
-  const compile: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
-    const rewritten = useInt64Keyword(schema as object)
-    if (httpPart === 'body') return strict.compile(rewritten)
-    return integersAsDigits(rewritten, coercing.compile(rewritten))
+  // Made when first needed: a start whose validators the build wrote needs neither.
+  let strict: Ajv | undefined
+  let coercing: Ajv | undefined
+  const ajvFor = (part: string): Ajv => {
+    if (part === 'body') return (strict ??= makeAjv(false))
+    return (coercing ??= makeAjv(true))
   }
-  // lossless-json, as a schema may hold BigInt bounds; the part, as it chooses the Ajv instance.
-  app.setValidatorCompiler(oncePerContent((route) => `${route.httpPart === 'body' ? 'body' : 'parameters'} ${stringify(route.schema)}`, compile))
+  const compileRoute: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
+    const rewritten = useInt64Keyword(schema as object)
+    const part = httpPart === 'body' ? 'body' : 'parameters'
+    // The part, as it chooses the Ajv instance; lossless-json, as a schema may hold BigInt bounds.
+    const validate = precompiled(`validator ${part} ${stringify(rewritten)}`,
+      () => ajvFor(part).compile(rewritten), (compiled) => standaloneCode.default(ajvFor(part), compiled))
+    return part === 'body' ? validate : integersAsDigits(rewritten, validate)
+  }
+  app.setValidatorCompiler(oncePerContent((route) => `${route.httpPart === 'body' ? 'body' : 'parameters'} ${stringify(route.schema)}`, compileRoute))
   app.setSchemaErrorFormatter((errors, dataVar) => new Error(describe(errors[0]!, dataVar)))
   app.addHook('preValidation', (request, _reply, done) => {
     const undecodable = request.routeOptions.schema?.querystring !== undefined && !queryDecodes(request.url)

@@ -13,9 +13,8 @@
  *   `WebhookEventSelection`, what a webhook endpoint subscribes to, lists them too, with
  *   `<resource>.*` for each resource among them and `*`.
  */
-import fastJsonStringify from 'fast-json-stringify'
 import type { ApiDocument, JsonObject } from './document.ts'
-import { serializerSchema } from './route-schema.ts'
+import { serializerOf, serializerSchema } from './route-schema.ts'
 
 /** The fields of every envelope; `previous` besides for the types that carry it. */
 export const ENVELOPE_FIELDS = ['id', 'type', 'timestamp', 'sequence', 'data'] as const
@@ -118,7 +117,7 @@ export function envelopeSerializers (document: ApiDocument): ReadonlyMap<string,
     const schema = serializerSchema(document, declared)
     const properties = { ...schema.properties as JsonObject }
     if (properties.previous !== undefined) properties.previous = orNull(properties.data as JsonObject)
-    serializers.set(type, fastJsonStringify({ ...schema, properties } as Parameters<typeof fastJsonStringify>[0]) as (event: EventEnvelope) => string)
+    serializers.set(type, serializerOf({ ...schema, properties }))
   }
   return serializers
 }

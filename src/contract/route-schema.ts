@@ -69,9 +69,21 @@ function parameterSchema (document: ApiDocument, parameters: JsonObject[], locat
   }
 }
 
+/**
+ * Response schemas as the serializer takes them, by the schema of the document each was
+ * made from: most are a few schemas (Error, Pet) under many statuses of many operations,
+ * and copying each again for every one was most of what a start spent here. Shared by the
+ * routes, as the serializers made from them are (./once-per-content.ts): nothing changes
+ * a route's schemas once they are made.
+ */
+const serializerSchemas = new WeakMap<object, JsonObject>()
+
 /** A schema of the document as a response serializer takes it (see `sharedSerializers`). */
 export function serializerSchema (document: ApiDocument, node: Json): JsonObject {
-  return withoutBigInts(jsonSchema(document, node)) as JsonObject
+  if (node === null || typeof node !== 'object') return withoutBigInts(jsonSchema(document, node)) as JsonObject
+  let made = serializerSchemas.get(node)
+  if (made === undefined) serializerSchemas.set(node, made = withoutBigInts(jsonSchema(document, node)) as JsonObject)
+  return made
 }
 
 export function routeSchema (document: ApiDocument, operationId: string): FastifySchema {
@@ -81,7 +93,7 @@ export function routeSchema (document: ApiDocument, operationId: string): Fastif
   const responses = Object.entries(document.dereference(op.responses!) as JsonObject).flatMap(([status, response]) => {
     const content = (response as JsonObject).content as JsonObject | undefined
     const schema = (content?.['application/json'] as JsonObject | undefined)?.schema
-    return schema === undefined ? [] : [[status, withoutBigInts(jsonSchema(document, schema))] as const]
+    return schema === undefined ? [] : [[status, serializerSchema(document, schema)] as const]
   })
   const schema: FastifySchema = { response: Object.fromEntries(responses) }
   const querystring = parameterSchema(document, parameters, 'query')

@@ -14,10 +14,19 @@
  *   network fails as `address_not_allowed` before any byte is sent.
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http'
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
+import type * as Https from 'node:https'
+import { createRequire } from 'node:module'
 import type { LookupFunction } from 'node:net'
 import ipaddr from 'ipaddr.js'
 import { hostOf, mayConnect, systemLookup, type Lookup, type Network } from './addresses.ts'
+
+/**
+ * `node:https`, loaded when an endpoint first needs it, not at start: it loads TLS, which
+ * is a twentieth of a start that serves no TLS (the bundle makes Fastify's own load of it
+ * as lazy: scripts/bundle.ts).
+ */
+let https: typeof Https | undefined
+const httpsModule = () => (https ??= createRequire(import.meta.url)('node:https') as typeof Https)
 
 /** Says who sends a delivery; tracing also tells attempts apart by it (src/tracing/sdk.ts). */
 export const WEBHOOK_USER_AGENT = 'petstore-webhooks/1'
@@ -69,7 +78,7 @@ export class ConnectionPools {
     let agent = this.#agents.get(key)
     if (agent === undefined) {
       const options = { keepAlive: true, maxSockets: this.perOrigin, maxFreeSockets: this.perOrigin, timeout: this.idleMs, scheduling: 'lifo' as const }
-      agent = url.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options)
+      agent = url.protocol === 'https:' ? new (httpsModule().Agent)(options) : new HttpAgent(options)
       this.#agents.set(key, agent)
     }
     return agent
@@ -162,7 +171,7 @@ export async function attemptDelivery (url: URL, headers: Record<string, string>
     ...connect,
     timeout: options.timeoutMs
   }
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest
+  const send = url.protocol === 'https:' ? httpsModule().request : httpRequest
   return await new Promise<AttemptResult>((resolve) => {
     let settled = false
     const finish = (result: Omit<AttemptResult, 'durationMs'>) => {

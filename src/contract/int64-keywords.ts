@@ -97,7 +97,11 @@ export function useInt64Keyword (schema: unknown): any {
   return { ...rewritten, ...definedEntries({ type, format, minimum, maximum }) }
 }
 
-const digits = (bound: unknown) => bound === undefined ? undefined : String(bound)
+/** A bound as digits; an integer as large as 1e21 is written `1e+21` by `String`, so through BigInt. */
+const digits = (bound: unknown) => {
+  if (bound === undefined) return undefined
+  return typeof bound === 'number' && Number.isInteger(bound) ? String(BigInt(bound)) : String(bound)
+}
 
 function definedEntries (object: Schema): Schema {
   return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined))

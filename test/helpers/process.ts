@@ -59,14 +59,17 @@ export const CHILD_ENV = { ...process.env, ...CHILD_COVERAGE }
  * Starts the server on a free port for test `t`, and kills it at the end of the test if it
  * still runs: from the sources, or, with `built`, the build as `npm start` runs it
  * (scripts/start.js, with its environment and node options). Without a DATABASE_URL in `env`, on a file
- * database of its own.
+ * database of its own. `nodeArgs` go to node after those; `unset` variables are left out
+ * of the server's environment (scripts/lib/spawn-server.ts).
  */
-export async function startServer (t: Test, env: Record<string, string>, { built = false } = {}): Promise<ServerProcess> {
+export async function startServer (t: Test, env: Record<string, string>, { built = false, nodeArgs: extraArgs = [] as string[], unset = [] as string[] } = {}): Promise<ServerProcess> {
   const { script, nodeArgs, env: startEnv } = built ? await builtServer() : { script: 'src/server.ts', nodeArgs: [], env: {} }
   const database = env.DATABASE_URL ?? join(tempDir(t), 'petstore.db')
   // Overload shedding off unless a test asks for it: the test files running beside it on a
   // small machine lag the event loop, and its 503s would blur what a test looks at.
-  const server = await spawnServer(script, { ...startEnv, ...CHILD_COVERAGE, MAX_EVENT_LOOP_DELAY_MS: '0', DATABASE_URL: database, ...env }, { nodeArgs })
+  const server = await spawnServer(script, { ...startEnv, ...CHILD_COVERAGE, MAX_EVENT_LOOP_DELAY_MS: '0', DATABASE_URL: database, ...env }, {
+    nodeArgs: [...nodeArgs, ...extraArgs], unset
+  })
   t.teardown(async () => {
     if (server.child.exitCode !== null || server.child.signalCode !== null) return
     server.child.kill('SIGKILL')

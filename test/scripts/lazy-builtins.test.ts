@@ -9,8 +9,7 @@ import { once } from 'node:events'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { spawnServer } from '../../scripts/lib/spawn-server.ts'
-import { builtServer, tempDir } from '../helpers/process.ts'
+import { startServer, tempDir } from '../helpers/process.ts'
 import { AUTH, TEST_KEY } from '../helpers/app.ts'
 
 const PROBE = `process.on('exit', () => {
@@ -20,11 +19,10 @@ const PROBE = `process.on('exit', () => {
 `
 
 t.test('a start that serves a listing loads neither TLS nor HTTP/2', async (t) => {
-  const { env, nodeArgs } = await builtServer()
   const probe = join(tempDir(t), 'probe.cjs')
   writeFileSync(probe, PROBE)
-  const server = await spawnServer('dist/server.js', { ...env, DATABASE_URL: ':memory:', PETSTORE_API_KEYS: TEST_KEY }, {
-    nodeArgs: [...nodeArgs, '--require', probe], unset: ['NODE_OPTIONS', 'NODE_V8_COVERAGE']
+  const server = await startServer(t, { DATABASE_URL: ':memory:', PETSTORE_API_KEYS: TEST_KEY }, {
+    built: true, nodeArgs: ['--require', probe], unset: ['NODE_OPTIONS', 'NODE_V8_COVERAGE']
   })
   const listing = await fetch(`${server.base}/v1/pets?limit=1`, { headers: AUTH })
   t.equal(listing.status, 200)

@@ -3,11 +3,11 @@
  * fit and BigInts past 2^53, digits read where coercion is on; and the same answers from a
  * validator written out whole as code (Ajv's standalone code, as the build writes it).
  */
-import { createRequire } from 'node:module'
 import { Ajv, type ValidateFunction } from 'ajv'
 import standaloneCode from 'ajv/dist/standalone/index.js'
 import t from 'tap'
 import { addInt64Keyword, useInt64Keyword } from '../../src/contract/int64-keywords.ts'
+import { runModuleCode } from '../helpers/module-code.ts'
 
 const ID = { type: 'object', properties: { id: { type: 'integer', format: 'int64', minimum: 1, maximum: 9223372036854775807n } } }
 
@@ -15,10 +15,7 @@ function validators (schema: object, coerce: boolean): ValidateFunction[] {
   const ajv = new Ajv({ coerceTypes: coerce, strict: true, validateSchema: false, code: { source: true } })
   addInt64Keyword(ajv, { coerceStrings: coerce })
   const compiled = ajv.compile(useInt64Keyword(schema))
-  const module = { exports: {} as ValidateFunction }
-  // eslint-disable-next-line no-new-func -- the validator's code, as the build's bundle runs it
-  new Function('require', 'module', 'exports', standaloneCode.default(ajv, compiled))(createRequire(import.meta.url), module, module.exports)
-  return [compiled, module.exports]
+  return [compiled, runModuleCode<ValidateFunction>(standaloneCode.default(ajv, compiled))]
 }
 
 /** What a validator makes of `{ id }`: the value it leaves, or its message. */

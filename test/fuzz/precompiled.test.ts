@@ -4,7 +4,6 @@
  * every operation, sent to the service built each way, get the same answers. The code is
  * recorded here as the build records it, from the service built with the same settings.
  */
-import { createRequire } from 'node:module'
 import fc from 'fast-check'
 import t, { type Test } from 'tap'
 import { apiDocument } from '../../src/contract/document.ts'
@@ -13,20 +12,16 @@ import type * as Harness from './harness.ts'
 import type * as Config from '../../src/config/config.ts'
 import { makeApp, numRuns, seed, sendRequest, timeoutMs } from './harness.ts'
 import { mutatedRequest, validRequest } from './requests.ts'
+import { runModuleCode } from '../helpers/module-code.ts'
 
 t.setTimeout(timeoutMs)
-
-const requireHere = createRequire(import.meta.url)
 
 /** Each recorded module as the bundle holds it: run when asked for, and counted. */
 function precompiledFrom (recorded: ReadonlyMap<string, string>) {
   const used = new Set<string>()
   const map = new Map([...recorded].map(([key, code]) => [key, () => {
     used.add(key)
-    const module = { exports: {} as unknown }
-    // eslint-disable-next-line no-new-func -- the module's code, as the build's bundle runs it
-    new Function('require', 'module', 'exports', code)(requireHere, module, module.exports)
-    return module.exports
+    return runModuleCode(code)
   }]))
   return { map, used }
 }

@@ -81,6 +81,21 @@ const SEEN_ONCE_SHARE = 1 / 8
 /** What one remembered key costs beside its characters: V8's string header, the Set's slot. */
 const SEEN_ONCE_ENTRY_BYTES = 64
 
+/**
+ * Once the cache is full (its last newcomer pushed an answer out), the chance that a key
+ * the doorkeeper lets through is kept ("q-LRU"). Where more answers are asked for than it
+ * holds, such as a crawl through random cursors, each newcomer would push out an answer
+ * as likely to be asked for, at the cost of keeping it: its copy, its indexes, and the
+ * garbage collector's work, as it outlives the young generation and then dies in the old
+ * one, whose collections then stop every request for milliseconds. Kept one time in
+ * sixteen, the entries churn sixteen times less for as many hits, and an answer asked for
+ * often still enters within its next sixteen misses or so, ahead of those asked for
+ * rarely. While the cache has room (at the start, or as writes drop entries), every key
+ * the doorkeeper lets through is kept.
+ * @see https://arxiv.org/abs/1307.6702 (Martina, Garetto, Leonardi: q-LRU)
+ */
+const KEPT_WHEN_FULL = 1 / 16
+
 export class ResponseCache {
   readonly #entries: LRUCache<string, Entry>
   readonly #seenOnce = new Set<string>()
@@ -100,14 +115,21 @@ export class ResponseCache {
   /** Every change applied after this generation is in the log. */
   #loggedAfter = 0
   readonly #lookups = new WeakMap<Reading, Lookup>()
+  /** The last entry to go was pushed out by a newcomer, not dropped: the cache is full. */
+  #full = false
 
-  constructor (private readonly reader: DataVersionReader, maxBytes: number) {
+  /** `random` draws the newcomers kept when full (Math.random; a test's own to be exact). */
+  constructor (private readonly reader: DataVersionReader, maxBytes: number, private readonly random = Math.random) {
     this.#seenOnceMaxBytes = Math.floor(maxBytes * SEEN_ONCE_SHARE)
     this.#entries = new LRUCache({
       maxSize: maxBytes,
       sizeCalculation: (answer, key) => answer.body.length + key.length + 200,
       // Called as an entry goes, whatever the reason (dropped, pushed out, replaced).
-      dispose: (entry, key) => this.#unindex(key, entry)
+      dispose: (entry, key, reason) => {
+        if (reason === 'evict') this.#full = true
+        else if (reason === 'delete') this.#full = false
+        this.#unindex(key, entry)
+      }
     })
   }
 
@@ -140,10 +162,14 @@ export class ResponseCache {
 
   /**
    * Whether an answer for `key`, which missed, is worth keeping: true from its second miss
-   * on. Asked before the answer is encoded, so a page read once costs nothing extra.
+   * on, and once the cache is full, one time in sixteen of those (KEPT_WHEN_FULL). Asked
+   * before the answer is encoded, so a page read once, or not kept, costs nothing extra.
    */
   admits (key: string): boolean {
-    if (this.#seenOnce.delete(key)) {
+    if (this.#seenOnce.has(key)) {
+      // Refused, it stays remembered: its next miss draws again.
+      if (this.#full && this.random() >= KEPT_WHEN_FULL) return false
+      this.#seenOnce.delete(key)
       this.#seenOnceBytes -= seenOnceCost(key)
       return true
     }
@@ -180,6 +206,11 @@ export class ResponseCache {
 
   get size (): number {
     return this.#entries.size
+  }
+
+  /** Whether the cache is full: its last entry to go was pushed out by a newcomer. */
+  get full (): boolean {
+    return this.#full
   }
 
   /** What the keys seen once are counted as costing, in bytes; at most an eighth of the size. */

@@ -16,10 +16,11 @@ import { recordReads } from '../../database/row-reads.ts'
 /**
  * The handler of a read, through the response cache: a kept answer is sent as it was,
  * headers and entity tag included (the ETag hook then has nothing to compute); otherwise
- * the handler runs and its 200 is kept (from the key's second request on: see
- * ResponseCache.admits), keyed by the operation and its validated parameters, which is
- * all a read depends on (the key check and validation have run before, on every request),
- * with the rows the handler tells it read (../../database/row-reads.ts).
+ * the handler runs and its 200 is kept (from the key's second request on, and once the
+ * cache is full one time in sixteen: see ResponseCache.admits), keyed by the operation
+ * and its validated parameters, which is all a read depends on (the key check and
+ * validation have run before, on every request), with the rows the handler tells it read
+ * (../../database/row-reads.ts).
  */
 const cachedReads = (waitsOnDatabase: boolean): HandlerWrapper => (app, operation, handler) => {
   const cache = app.responseCache

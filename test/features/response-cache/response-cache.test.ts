@@ -282,6 +282,35 @@ t.test('an answer is kept from its second miss on', async (t) => {
   t.equal(cache.admits('listPets?limit=20'), false, 'then remembered afresh, should it be pushed out and missed again')
 })
 
+t.test('once full, a newcomer is kept one time in sixteen, still remembered when refused, and at once again when a write makes room', async (t) => {
+  let draw = 0.5
+  let reading = FIXED
+  const cache = new ResponseCache({ waitsOnDatabase: false, read: async () => reading }, 10_000, () => draw)
+  const lookup = await cache.version()
+  const answer = { body: 'x'.repeat(800), etag: '"x"', headers: {} }
+  const missedTwice = (key: string) => cache.admits(key) || cache.admits(key)
+  let kept = 0
+  for (; !cache.full; kept++) {
+    if (!missedTwice(`getPet/${kept}`)) return t.fail(`refused with room left, after ${kept} kept`)
+    cache.keep(`getPet/${kept}`, lookup, answer, [{ table: 'pets', id: BigInt(kept + 1) }])
+  }
+  t.equal(cache.size, kept - 1, `${kept} kept, the last pushing the oldest out: full`)
+  t.equal(missedTwice('getPet/new'), false, 'full: a newcomer drawing 0.5 is refused')
+  t.equal(cache.admits('getPet/new'), false, 'and again')
+  draw = 1 / 16 - 0.001
+  t.equal(cache.admits('getPet/new'), true, 'kept as soon as it draws under 1/16: refused, it stayed remembered')
+  t.equal(cache.admits('getPet/new'), false, 'its next miss is a first one again')
+  t.equal(cache.admits('getPet/other'), false, 'a key missed once is never kept, whatever it draws')
+  draw = 1 / 16
+  t.equal(cache.admits('getPet/other'), false, 'a draw of 1/16 is refused')
+
+  reading = { version: FIXED.version, changes: [{ table: 'pets', id: BigInt(kept) }] }
+  await cache.version()
+  t.equal(cache.full, false, 'a write dropped an answer: room again')
+  draw = 0.5
+  t.equal(missedTwice('getPet/after'), true, 'with room, a newcomer is kept from its second miss, whatever it draws')
+})
+
 t.test('keys seen once cost at most an eighth of the cache, and are forgotten all at once past it', async (t) => {
   const maxBytes = 80_000
   const cache = new ResponseCache({ waitsOnDatabase: false, read: async () => FIXED }, maxBytes)

@@ -14,12 +14,14 @@
  *   real cause in the log.
  * - When writes have stopped for a while, the WAL is checkpointed into the main file, so a
  *   lost or deleted `-wal` file costs as little as possible.
+ * - The one connection is handed to its waiting queries in turn (ConnectionQueue).
  */
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import SQLite from 'better-sqlite3'
 import { CompiledQuery, Kysely, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type Logger, type SqliteStatement } from 'kysely'
+import { ConnectionQueue } from './connection-queue.ts'
 import { isLockHeld } from './errors.ts'
 import type { Database } from './schema.ts'
 import { tracedStatement } from '../tracing/sqlite-spans.ts'
@@ -47,12 +49,23 @@ class ImmediateDriver extends SqliteDriver {
   readonly #sqlite: SQLite.Database
   readonly #lockTimeoutMs: number
   readonly #stopCheckpoints: () => void
+  readonly #queue = new ConnectionQueue()
 
   constructor (sqlite: SQLite.Database, database: ConstructorParameters<typeof SqliteDriver>[0]['database'], options: SqliteOptions) {
     super({ database })
     this.#sqlite = sqlite
     this.#lockTimeoutMs = options.lockTimeoutMs
     this.#stopCheckpoints = checkpointWhenIdle(sqlite, options.idleCheckpointMs)
+  }
+
+  override async acquireConnection (): Promise<DatabaseConnection> {
+    await this.#queue.acquire()
+    return await super.acquireConnection()
+  }
+
+  override async releaseConnection (): Promise<void> {
+    await super.releaseConnection()
+    this.#queue.release()
   }
 
   override async beginTransaction (connection: DatabaseConnection): Promise<void> {

@@ -1253,8 +1253,10 @@ export interface components {
         StatusFilter: components["schemas"]["PetStatus"];
         /**
          * @description Makes a retry of this request safe: 1 to 255 visible ASCII characters, unique per
-         *     request you mean to make once. A retry with the same key and the same request gets
-         *     the first answer again, with `Idempotent-Replayed: true`, and makes nothing.
+         *     request you mean to make once. A retry with the same key and the same request (the
+         *     same operation, path and body) gets the first answer again, with
+         *     `Idempotent-Replayed: true`, and makes nothing; the same key with another request,
+         *     on another path included, is `422 idempotency_key_reused`.
          */
         IdempotencyKey: string;
         /**
@@ -1398,8 +1400,10 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a retry of this request safe: 1 to 255 visible ASCII characters, unique per
-                 *     request you mean to make once. A retry with the same key and the same request gets
-                 *     the first answer again, with `Idempotent-Replayed: true`, and makes nothing.
+                 *     request you mean to make once. A retry with the same key and the same request (the
+                 *     same operation, path and body) gets the first answer again, with
+                 *     `Idempotent-Replayed: true`, and makes nothing; the same key with another request,
+                 *     on another path included, is `422 idempotency_key_reused`.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -1606,8 +1610,10 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a retry of this request safe: 1 to 255 visible ASCII characters, unique per
-                 *     request you mean to make once. A retry with the same key and the same request gets
-                 *     the first answer again, with `Idempotent-Replayed: true`, and makes nothing.
+                 *     request you mean to make once. A retry with the same key and the same request (the
+                 *     same operation, path and body) gets the first answer again, with
+                 *     `Idempotent-Replayed: true`, and makes nothing; the same key with another request,
+                 *     on another path included, is `422 idempotency_key_reused`.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -1946,8 +1952,10 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a retry of this request safe: 1 to 255 visible ASCII characters, unique per
-                 *     request you mean to make once. A retry with the same key and the same request gets
-                 *     the first answer again, with `Idempotent-Replayed: true`, and makes nothing.
+                 *     request you mean to make once. A retry with the same key and the same request (the
+                 *     same operation, path and body) gets the first answer again, with
+                 *     `Idempotent-Replayed: true`, and makes nothing; the same key with another request,
+                 *     on another path included, is `422 idempotency_key_reused`.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -2130,8 +2138,10 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a retry of this request safe: 1 to 255 visible ASCII characters, unique per
-                 *     request you mean to make once. A retry with the same key and the same request gets
-                 *     the first answer again, with `Idempotent-Replayed: true`, and makes nothing.
+                 *     request you mean to make once. A retry with the same key and the same request (the
+                 *     same operation, path and body) gets the first answer again, with
+                 *     `Idempotent-Replayed: true`, and makes nothing; the same key with another request,
+                 *     on another path included, is `422 idempotency_key_reused`.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -2236,8 +2246,10 @@ export interface operations {
             header?: {
                 /**
                  * @description Makes a retry of this request safe: 1 to 255 visible ASCII characters, unique per
-                 *     request you mean to make once. A retry with the same key and the same request gets
-                 *     the first answer again, with `Idempotent-Replayed: true`, and makes nothing.
+                 *     request you mean to make once. A retry with the same key and the same request (the
+                 *     same operation, path and body) gets the first answer again, with
+                 *     `Idempotent-Replayed: true`, and makes nothing; the same key with another request,
+                 *     on another path included, is `422 idempotency_key_reused`.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };

@@ -28,7 +28,7 @@ export const idempotentCreates: HandlerWrapper = (app, operation, handler) => {
   return async function idempotentHandler (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
     const key = request.headers['idempotency-key']
     if (typeof key !== 'string') return handler.call(this, request, reply)
-    const answer = await app.idempotency.run(request, key, requestHash(operationId, request.body), async () => {
+    const answer = await app.idempotency.run(request, key, requestHash(operationId, request.params as Record<string, unknown>, request.body), async () => {
       const payload = await handler.call(this, request, reply)
       // The route's own serializer, for its status: JSON text.
       const body = String(reply.serialize(payload))

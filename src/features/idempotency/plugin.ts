@@ -51,9 +51,15 @@ function canonical (value: unknown): unknown {
   return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]))
 }
 
-/** What makes two requests "the same": the operation and the body as a JSON value (defaults applied). */
-export function requestHash (operationId: string, body: unknown): string {
-  return hash('sha256', `${operationId}\n${stringify(canonical(body)) as string}`, 'hex')
+/**
+ * What makes two requests "the same": the operation, its path parameters and the body as a
+ * JSON value (defaults applied). Without the parameters, one endpoint's `rotate-secret`
+ * would replay another's answer. An operation without path parameters hashes as it did
+ * before they counted, so the answers kept then still replay.
+ */
+export function requestHash (operationId: string, params: Record<string, unknown>, body: unknown): string {
+  const path = Object.keys(params).length === 0 ? '' : `${stringify(canonical(params)) as string}\n`
+  return hash('sha256', `${operationId}\n${path}${stringify(canonical(body)) as string}`, 'hex')
 }
 
 const inUse = () => new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry after it finishes')

@@ -9,6 +9,7 @@ import { deleteExpiredAnswers } from '../../../src/features/idempotency/reposito
 import { AUTH, build, JSON_HEADERS } from '../../helpers/app.ts'
 import { errorBody } from '../../helpers/answers.ts'
 import { rowCount } from '../../helpers/store.ts'
+import { parseNetworks } from '../../../src/features/webhooks/addresses.ts'
 
 const OTHER_KEY = 'second-test-key-not-a-secret-00'
 
@@ -121,4 +122,34 @@ t.test('without a key, a create is an ordinary create', async (t) => {
   t.equal(await rowCount(app, 'pets'), 2)
   t.equal(await rowCount(app, 'idempotency_keys'), 0)
   t.equal((await app.inject({ url: '/v1/pets', headers: AUTH })).json().length, 2)
+})
+
+t.test('a key is bound to the path too: another endpoint\'s rotation or recovery is 422, never a replay', async (t) => {
+  const app = await build(t, { webhooks: { allowedNetworks: parseNetworks('127.0.0.0/8') } })
+  for (let i = 0; i < 2; i++) {
+    const res = await app.inject({ method: 'POST', url: '/v1/webhook-endpoints', headers: JSON_HEADERS, payload: { url: `http://127.0.0.1:9/${i}`, events: ['*'] } })
+    t.equal(res.statusCode, 201)
+  }
+  const sealed = async (id: number) => (await app.db.selectFrom('webhook_endpoints').select('secret').where('id', '=', id).executeTakeFirstOrThrow()).secret
+  const second = await sealed(2)
+  const rotated = await post(app, '/v1/webhook-endpoints/1/rotate-secret', 'rotate', '{"graceSeconds":0}')
+  t.equal(rotated.statusCode, 200)
+  const replayed = await post(app, '/v1/webhook-endpoints/1/rotate-secret', 'rotate', '{"graceSeconds":0}')
+  t.equal(replayed.headers['idempotent-replayed'], 'true', 'the same path and body replay')
+  t.equal(replayed.body, rotated.body)
+  const reusedError = errorBody('idempotency_key_reused', 'This Idempotency-Key was used for a different request; use a new key for a new request', 422)
+  for (const url of ['/v1/webhook-endpoints/2/rotate-secret', '/v1/webhook-endpoints/999999/rotate-secret']) {
+    const res = await post(app, url, 'rotate', '{"graceSeconds":0}')
+    t.equal(res.statusCode, 422, url)
+    t.equal(res.headers['idempotent-replayed'], undefined)
+    t.equal(res.headers['cache-control'], 'no-store')
+    t.same(res.json(), reusedError)
+  }
+  t.equal(await sealed(2), second, 'endpoint 2 keeps its secret')
+
+  const since = '{"since":"2026-01-01T00:00:00Z"}'
+  t.equal((await post(app, '/v1/webhook-endpoints/1/recover', 'recover', since)).statusCode, 202)
+  const other = await post(app, '/v1/webhook-endpoints/2/recover', 'recover', since)
+  t.equal(other.statusCode, 422)
+  t.same(other.json(), reusedError)
 })

@@ -164,6 +164,11 @@ export interface paths {
          *     event, and answers as soon as one commits (or `200 []` with the same `Link` when the
          *     wait ends). Events are kept 30 days; a cursor older than that starts at the oldest
          *     event kept.
+         *
+         *     An event is shown only to a key that may also read its resource (`pets:read` for
+         *     `pet.*`, `orders:read` for `order.*`, as each webhook's `x-read-scope` says): the
+         *     feed leaves out the others, and a `type` the key may not read is
+         *     `403 insufficient_scope`, naming the scope.
          */
         get: operations["listEvents"];
         put?: never;
@@ -184,7 +189,8 @@ export interface paths {
         /**
          * Get an event
          * @description Returns one event of the feed, with its `ETag`. An event older than the 30 days
-         *     events are kept is `404`.
+         *     events are kept is `404`; one whose resource the key may not read (`x-read-scope` of
+         *     its type) is `403 insufficient_scope`.
          */
         get: operations["getEvent"];
         put?: never;
@@ -225,6 +231,10 @@ export interface paths {
          *
          *     The answer holds the endpoint's signing **secret**, which is shown here and on
          *     rotation only: keep it.
+         *
+         *     An endpoint receives each event's data, so the key also needs the read scope of every
+         *     resource its `events` reach (`pets:read` for `pet.*`, `orders:read` for `order.*`,
+         *     both for `*`): `403 insufficient_scope` otherwise, naming what is missing.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -260,7 +270,9 @@ export interface paths {
          * Edit a webhook endpoint
          * @description Edits an endpoint with a JSON merge patch (RFC 7396) of `url`, `events`,
          *     `description` (`null` removes it) and `enabled`; `{}` changes nothing. A new `url`
-         *     is checked as when the endpoint is added (`400 invalid_webhook_url`). Disabling an
+         *     is checked as when the endpoint is added (`400 invalid_webhook_url`). Changing `url`,
+         *     `events` or `enabled` needs the read scope of every resource the endpoint's events
+         *     reach, as adding one does (`403 insufficient_scope`). Disabling an
          *     endpoint ends its pending deliveries (failed, `endpoint_disabled`); enabling it again
          *     sends only the events that commit from then on (`recover` sends what it missed).
          */
@@ -329,7 +341,8 @@ export interface paths {
          *     receive: deliveries that failed (every retry spent, or ended when the endpoint was
          *     disabled) and events that committed while it was disabled. Events it received, ones
          *     already pending, and ones that committed before the endpoint existed are not sent.
-         *     The endpoint must be enabled (`409 conflict` otherwise). Answers how many
+         *     The endpoint must be enabled (`409 conflict` otherwise), and the key needs the read
+         *     scope of every resource its events reach (`403 insufficient_scope`). Answers how many
          *     deliveries were scheduled; they follow the retry schedule from its start.
          */
         post: operations["recoverWebhookEndpoint"];

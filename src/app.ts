@@ -21,6 +21,7 @@ import metrics from './features/metrics/plugin.ts'
 import docs from './features/docs/plugin.ts'
 import events, { type EventsOptions } from './features/events/plugin.ts'
 import { EMITTED_EVENTS } from './features/events/types.ts'
+import { readableEvents } from './features/events/readable.ts'
 import { waitingReads } from './features/events/waiting.ts'
 import webhooks, { type WebhooksOptions } from './features/webhooks/plugin.ts'
 import { parseRetryDelays } from './features/webhooks/retries.ts'
@@ -188,7 +189,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
       // A create's transaction waits on the database with it, as a cache lookup does on
       // PostgreSQL; on SQLite a cache hit waits on nothing but the end of its turn.
       // A feed reader's wait is between reads, each within the deadline: waiting is no 503.
-      wrappers: { insideDeadline: [idempotentCreates, cachedReadsWithinDeadline], outsideDeadline: [cachedReadsAroundDeadline, waitingReads] }
+      // What a key may read of the feed is known before the cache is asked.
+      wrappers: { insideDeadline: [idempotentCreates, cachedReadsWithinDeadline], outsideDeadline: [cachedReadsAroundDeadline, waitingReads, readableEvents] }
     })
   } catch (error) {
     // Whatever started (the database, timers) stops with the failed start.

@@ -12,6 +12,7 @@
  * A `:write` scope includes the `:read` scope of the same resource (./scope-inclusion.ts).
  */
 import type { ApiDocument, JsonObject } from './document.ts'
+import { webhookOf } from './webhooks.ts'
 
 /**
  * The scopes a key needs for an operation (the document's own requirement when the
@@ -68,6 +69,11 @@ export function securityProblems (document: ApiDocument): string[] {
     for (const scope of requirements.flatMap((requirement) => Object.values(requirement).flat() as string[])) {
       if (!declared.has(scope)) problems.push(`${where}: its security names the scope "${scope}", which no bearer scheme's x-scopes lists`)
     }
+  }
+  // The scope each event type is read under (./webhooks.ts, where one missing is named).
+  for (const type of Object.keys((document.document.webhooks ?? {}) as JsonObject)) {
+    const scope = webhookOf(document, type)?.['x-read-scope']
+    if (typeof scope === 'string' && !declared.has(scope)) problems.push(`webhooks.${type}: its x-read-scope names the scope "${scope}", which no bearer scheme's x-scopes lists`)
   }
   return problems
 }

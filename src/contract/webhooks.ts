@@ -9,6 +9,10 @@
  *   type's own name: that schema is what every event of the type is serialized with
  *   (`envelopeSerializers`), so a field it lacked would be dropped and one the service never sends
  *   would be promised;
+ * - each names the scope a key needs to read its events (`x-read-scope`, its resource's read
+ *   scope, such as `pets:read`), one the bearer scheme lists: an event carries its
+ *   resource's data, so the feed and webhook endpoints show it only to a key that may read
+ *   that resource (`eventReadScopes`);
  * - `EventType`, the schema of the feed's `type` filter, lists exactly the declared types;
  *   `WebhookEventSelection`, what a webhook endpoint subscribes to, lists them too, with
  *   `<resource>.*` for each resource among them and `*`.
@@ -22,15 +26,31 @@ export const ENVELOPE_FIELDS = ['id', 'type', 'timestamp', 'sequence', 'data'] a
 /** Whether each emitted type's envelope carries `previous`, by type. */
 export type EmittedEvents = Readonly<Record<string, { previous: boolean }>>
 
+/** The webhook (a `post` operation) that declares `type`, `$ref`s resolved. */
+export function webhookOf (document: ApiDocument, type: string): JsonObject | null {
+  const item = ((document.document.webhooks ?? {}) as JsonObject)[type] as JsonObject | undefined
+  return document.dereference(item?.post ?? null) as JsonObject | null
+}
+
 /** The envelope schema a webhook declares (`$ref`s resolved), or why there is none. */
 export function envelopeSchema (document: ApiDocument, type: string): JsonObject | string {
-  const item = ((document.document.webhooks ?? {}) as JsonObject)[type] as JsonObject | undefined
-  const post = document.dereference(item?.post ?? null) as JsonObject | null
+  const post = webhookOf(document, type)
   if (post === null) return 'declares no post operation'
   const body = document.dereference(post.requestBody ?? null) as JsonObject | null
   const schema = ((body?.content as JsonObject | undefined)?.['application/json'] as JsonObject | undefined)?.schema
   if (body?.required !== true || schema === undefined) return 'declares no required application/json request body'
   return document.dereference(schema) as JsonObject
+}
+
+/** The scope a key needs to read each declared event type (its webhook's `x-read-scope`). */
+export function eventReadScopes (document: ApiDocument): ReadonlyMap<string, string> {
+  const scopes = new Map<string, string>()
+  for (const type of Object.keys((document.document.webhooks ?? {}) as JsonObject)) {
+    const scope = webhookOf(document, type)?.['x-read-scope']
+    if (typeof scope !== 'string') throw new Error(`webhooks.${type}: x-read-scope must name the scope a key needs to read these events`)
+    scopes.set(type, scope)
+  }
+  return scopes
 }
 
 export function eventProblems (document: ApiDocument, emitted: EmittedEvents): string[] {
@@ -51,6 +71,8 @@ export function eventProblems (document: ApiDocument, emitted: EmittedEvents): s
       problems.push(`${where}: ${schema}, the event's envelope`)
       continue
     }
+    // Whether a scheme lists it is checked with the operations' scopes (./operation-security.ts).
+    if (typeof webhookOf(document, type)?.['x-read-scope'] !== 'string') problems.push(`${where}: x-read-scope must name the scope a key needs to read these events`)
     const fields = Object.keys((schema.properties ?? {}) as JsonObject)
     const sent: string[] = [...ENVELOPE_FIELDS, ...(carries.previous ? ['previous'] : [])]
     const missing = sent.filter((field) => !fields.includes(field))

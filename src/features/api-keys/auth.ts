@@ -34,9 +34,10 @@ export interface Authenticator {
    * The 403 `insufficient_scope` for a request whose valid key holds none of the
    * alternatives the operation accepts (each a list of scopes needed together), neither
    * itself nor through a scope that includes it (`pets:write` includes `pets:read`);
-   * undefined when it holds one.
+   * undefined when it holds one. `reason` says what the operation needs them for, where
+   * that is more than the operation itself (the events an endpoint selects).
    */
-  authorize: (request: FastifyRequest, alternatives: readonly (readonly string[])[]) => KeyRefusal | undefined
+  authorize: (request: FastifyRequest, alternatives: readonly (readonly string[])[], reason?: string) => KeyRefusal | undefined
   /**
    * Whether the request's valid key holds `scope`, itself or through one that includes it:
    * a question, not a refusal, so nothing is counted (what an answer may tell the key).
@@ -88,7 +89,7 @@ function holds (key: AcceptedKey, alternatives: readonly (readonly string[])[], 
  * The 403, naming the scopes of the first alternative in the challenge (RFC 6750 section 3:
  * space-separated), and in the message every alternative and the scopes that include them.
  */
-function forbidden (request: FastifyRequest, alternatives: readonly (readonly string[])[], including: Including): KeyRefusal {
+function forbidden (request: FastifyRequest, alternatives: readonly (readonly string[])[], including: Including, reason: string | undefined): KeyRefusal {
   const operation = request.routeOptions.config.operationId ?? 'this operation'
   const needed = alternatives.map((scopes) => scopes.join(' and ')).join(', or ')
   const named = [...new Set(alternatives.flat())]
@@ -97,7 +98,7 @@ function forbidden (request: FastifyRequest, alternatives: readonly (readonly st
     return others.length === 0 ? [] : [`${others.join(' or ')} includes ${named.length === 1 ? 'it' : scope}`]
   })
   return new KeyRefusal('insufficient_scope', 'insufficient_scope',
-    `This API key lacks the scope ${needed}, which ${operation} needs${notes.length === 0 ? '' : ` (${notes.join('; ')})`}`,
+    `This API key lacks the scope ${needed}, which ${operation} needs${reason === undefined ? '' : ` ${reason}`}${notes.length === 0 ? '' : ` (${notes.join('; ')})`}`,
     `, error="insufficient_scope", scope="${alternatives[0]!.join(' ')}"`)
 }
 
@@ -151,8 +152,8 @@ export default fp(async function auth (app: FastifyInstance) {
       })
     })
   const including = scopesIncluding(app.apiKeys.everyScope)
-  const authorize = (request: FastifyRequest, alternatives: readonly (readonly string[])[]) =>
-    holds(key(request)!, alternatives, including) ? undefined : refused(request, forbidden(request, alternatives, including))
+  const authorize = (request: FastifyRequest, alternatives: readonly (readonly string[])[], reason?: string) =>
+    holds(key(request)!, alternatives, including) ? undefined : refused(request, forbidden(request, alternatives, including, reason))
   const may = (request: FastifyRequest, scope: string) => holds(key(request)!, [[scope]], including)
   app.decorate('auth', { key, check, authorize, may })
 }, { name: 'auth', dependencies: ['api-keys'] })

@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { sql } from 'kysely'
 import type { ApiDocument } from '../../contract/document.ts'
-import { envelopeSerializers, type EventEnvelope } from '../../contract/webhooks.ts'
+import { envelopeSerializers, eventReadScopes, type EventEnvelope } from '../../contract/webhooks.ts'
 import { poolOf } from '../../database/connect.ts'
 import { listenForEvents } from './listener.ts'
 import { deleteExpiredEvents } from './retention.ts'
@@ -22,6 +22,8 @@ import { ChangeSignal } from './signal.ts'
 export interface Events {
   /** The event as its type's envelope schema serializes it: JSON text. */
   serialize: (event: EventEnvelope) => string
+  /** The scope a key needs to read each event type, besides `events:read` (./readable.ts). */
+  readScopes: ReadonlyMap<string, string>
   /** Tells waiting readers that events may have committed. */
   signal: ChangeSignal
   /** Admits one more waiting reader: its release, or undefined when `maxWaiting` already wait. */
@@ -59,6 +61,7 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 export default fp(async function events (app: FastifyInstance, options: EventsOptions) {
   const serializers = envelopeSerializers(options.document)
+  app.decorateRequest('readableEvents', undefined)
   const signal = new ChangeSignal()
   let waiting = 0
 
@@ -113,6 +116,7 @@ export default fp(async function events (app: FastifyInstance, options: EventsOp
       if (serializer === undefined) throw new Error(`no envelope schema for event type ${event.type}: the document no longer declares it`)
       return serializer(event)
     },
+    readScopes: eventReadScopes(options.document),
     signal,
     enterWaiting () {
       if (waiting >= options.maxWaiting) return undefined

@@ -3,7 +3,7 @@
  * numbered event has (./outbox.ts), so a page never holds an event before one that could
  * still commit with a lower number.
  */
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import { prepare } from '../../database/prepared.ts'
 import type { Database, EventRow } from '../../database/schema.ts'
 import type { EventEnvelope } from '../../contract/webhooks.ts'
@@ -55,14 +55,30 @@ export interface FeedQuery {
   after: Id
   limit: number
   type?: EventType
+  /** Only events of these types (those a key may read); undefined: every type. */
+  types?: readonly string[]
+}
+
+/**
+ * The page of events of several types: each type's first `limit` through the (type,
+ * sequence) index, then the first `limit` of those. One statement, so one snapshot: read
+ * apart, a type read second could show an event numbered after an earlier one the first
+ * read missed, and the page would skip it.
+ */
+async function selectPageOfTypes (db: Kysely<Database>, query: { after: Id, limit: number, types: readonly string[] }): Promise<EventRow[]> {
+  const ofType = (type: string, i: number) => sql`select * from (select * from events where type = ${type} and sequence > ${query.after}
+    order by sequence limit ${query.limit}) as ${sql.id(`t${i}`)}`
+  const union = sql.join(query.types.map(ofType), sql` union all `)
+  return (await sql<EventRow>`${union} order by sequence limit ${query.limit}`.execute(db)).rows
 }
 
 /** Up to `limit` events after `after`, oldest first. */
 export async function listEvents (db: Kysely<Database>, query: FeedQuery): Promise<EventEnvelope[]> {
-  const { rows } = query.type === undefined
-    ? await selectPage(db, { after: query.after, limit: query.limit })
-    : await selectPageOfType(db, { after: query.after, limit: query.limit, type: query.type })
-  return rows.map(toEnvelope)
+  const { after, limit, type, types } = query
+  if (type !== undefined) return (await selectPageOfType(db, { after, limit, type })).rows.map(toEnvelope)
+  if (types === undefined) return (await selectPage(db, { after, limit })).rows.map(toEnvelope)
+  if (types.length === 0) return []
+  return (await selectPageOfTypes(db, { after, limit, types })).map(toEnvelope)
 }
 
 export async function findEvent (db: Kysely<Database>, id: string): Promise<EventEnvelope | undefined> {

@@ -19,7 +19,8 @@ import { recordReads } from '../../database/row-reads.ts'
  * the handler runs and its 200 is kept (from the key's second request on, and once the
  * cache is full one time in sixteen: see ResponseCache.admits), keyed by the operation
  * and its validated parameters, which is all a read depends on (the key check and
- * validation have run before, on every request), with the rows the handler tells it read
+ * validation have run before, on every request) but for what a feature names as the
+ * request's `answerVariant` (./plugin.ts), with the rows the handler tells it read
  * (../../database/row-reads.ts).
  */
 const cachedReads = (waitsOnDatabase: boolean): HandlerWrapper => (app, operation, handler) => {
@@ -28,7 +29,7 @@ const cachedReads = (waitsOnDatabase: boolean): HandlerWrapper => (app, operatio
   const keyOf = cacheKeyOf(operation.operationId, parameterNames(operation, 'params'), parameterNames(operation, 'querystring'))
   return async function cachedHandler (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
     const lookup = await cache.version()
-    const key = keyOf(request.params, request.query)
+    const key = keyOf(request.params, request.query) + request.answerVariant
     const hit = cache.get(key, lookup)
     if (hit !== undefined) {
       reply.headers(hit.headers).header('etag', hit.etag)

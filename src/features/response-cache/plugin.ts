@@ -16,6 +16,14 @@ declare module 'fastify' {
   interface FastifyInstance {
     responseCache: ResponseCache | undefined
   }
+  interface FastifyRequest {
+    /**
+     * What a read's answer depends on besides its operation and parameters, as part of its
+     * cache key: '' for most; the feed's, the event types its key may read, when not all
+     * (../events/readable.ts). Starts with `#`, which no encoded parameter holds.
+     */
+    answerVariant: string
+  }
 }
 
 export interface ResponseCacheOptions {
@@ -27,6 +35,7 @@ export interface ResponseCacheOptions {
 export default fp(async function responseCache (app: FastifyInstance, options: ResponseCacheOptions) {
   const reader = dataVersionOf(app.db)
   app.decorate('responseCache', reader === undefined || options.maxBytes === 0 ? undefined : new ResponseCache(reader, options.maxBytes))
+  app.decorateRequest('answerVariant', '')
 
   let pruning: Promise<unknown> = Promise.resolve()
   const prune = setInterval(() => {

@@ -19,6 +19,22 @@ import { newWebhookSecret } from './signature.ts'
 
 const notFound = (id: number | bigint) => new ApiError('not_found', `Webhook endpoint ${id} not found`)
 
+/**
+ * Refuses a key that may not read every event `selections` reach: an endpoint receives
+ * each event's data, so making one, pointing it elsewhere, turning it on or recovering what
+ * it missed needs the read scope of each resource it reaches (../events/readable.ts), not
+ * only `webhooks:write`. A 403 naming the scopes missing.
+ */
+function requireReadScopes (request: FastifyRequest, selections: readonly string[]): void {
+  const { auth, events } = request.server
+  const missing = new Set<string>()
+  for (const [type, scope] of events.readScopes) {
+    if (selects(selections, type) && !auth.may(request, scope)) missing.add(scope)
+  }
+  const refusal = missing.size === 0 ? undefined : auth.authorize(request, [[...missing]], `for the events it selects (${selections.join(', ')})`)
+  if (refusal !== undefined) throw refusal
+}
+
 /** The URL as sent, once the service will call it; a 400 `invalid_webhook_url` saying why not. */
 async function checkedUrl (request: FastifyRequest, url: string): Promise<string> {
   const { allowedNetworks, lookup } = request.server.webhooks
@@ -39,6 +55,7 @@ export const webhookHandlers = {
 
   async createWebhookEndpoint (request, reply) {
     const { events, description } = request.body
+    requireReadScopes(request, events)
     const url = await checkedUrl(request, request.body.url)
     const secret = newWebhookSecret()
     const endpoint = await endpoints.createEndpoint(request.db, {
@@ -62,6 +79,11 @@ export const webhookHandlers = {
   async updateWebhookEndpoint (request) {
     const { endpointId } = request.params
     const patch = request.body
+    if (patch.url !== undefined || patch.events !== undefined || patch.enabled !== undefined) {
+      const current = patch.events === undefined ? await endpoints.findEndpoint(request.db, endpointId) : undefined
+      if (patch.events === undefined && current === undefined) throw notFound(endpointId)
+      requireReadScopes(request, patch.events ?? endpoints.toEndpoint(current!).events)
+    }
     if (patch.url !== undefined) await checkedUrl(request, patch.url)
     const updated = await endpoints.updateEndpoint(request.db, endpointId, patch, new Date())
     if (updated === undefined) throw notFound(endpointId)
@@ -100,6 +122,7 @@ export const webhookHandlers = {
     const row = await endpoints.findEndpoint(request.db, endpointId)
     if (row === undefined) throw notFound(endpointId)
     const endpoint = endpoints.toEndpoint(row)
+    requireReadScopes(request, endpoint.events)
     if (!endpoint.enabled) throw new ApiError('conflict', `Webhook endpoint ${endpointId} is disabled; enable it before recovering what it missed`)
     const scheduled = await recoverDeliveries(request.db, {
       endpointId,

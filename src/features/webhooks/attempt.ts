@@ -130,14 +130,17 @@ function classify (error: NodeJS.ErrnoException): AttemptError {
   return 'network'
 }
 
-/** `Retry-After` in milliseconds from now: seconds, or an HTTP date; undefined when neither. */
+/**
+ * `Retry-After` in milliseconds from now: seconds, or an HTTP date; Infinity when it is
+ * neither (the longest wait the schedule allows, ./retries.ts); undefined when absent.
+ */
 export function retryAfterMs (value: string | undefined, now: number): number | undefined {
   if (value === undefined) return undefined
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000
   // An HTTP date names its day or month (`Fri, 27 Nov 2026 10:00:00 GMT`); Date.parse
   // would read a bare `-5` as a year.
   const date = /[A-Za-z]{3}/.test(value) ? Date.parse(value) : Number.NaN
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+  return Number.isNaN(date) ? Number.POSITIVE_INFINITY : Math.max(0, date - now)
 }
 
 /** Posts `body` to `url` once, and says what came of it; never throws. */

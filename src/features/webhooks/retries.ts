@@ -24,11 +24,13 @@ export function parseRetryDelays (text: string): number[] {
 
 /**
  * The wait before the attempt after attempt `attempt` (1 for the first) failed, or
- * undefined when that was the last. A receiver's `Retry-After`, when longer, wins.
+ * undefined when that was the last. A receiver's `Retry-After`, when longer, wins, up to
+ * the longest of the delays: it is the receiver's to say, and an absurd one (or one that is
+ * no time at all: Infinity) must neither outlast the schedule nor overflow a date.
  */
 export function retryDelay (delays: readonly number[], attempt: number, random: () => number = Math.random, retryAfterMs?: number): number | undefined {
   const delay = delays[attempt - 1]
   if (delay === undefined) return undefined
   const jittered = Math.round(delay * (1 + 0.2 * random()))
-  return retryAfterMs === undefined ? jittered : Math.max(jittered, retryAfterMs)
+  return retryAfterMs === undefined ? jittered : Math.max(jittered, Math.min(retryAfterMs, Math.max(...delays)))
 }

@@ -55,7 +55,7 @@ t.test('any other answer is a failure, classified; a redirect is not followed', 
     [(response) => response.writeHead(410).end(), { succeeded: false, status: 410, error: 'http_status' }],
     [(response) => response.writeHead(302, { location: target.url.href }).end(), { succeeded: false, status: 302, error: 'redirect' }],
     [(response) => response.writeHead(429, { 'retry-after': '7' }).end(), { succeeded: false, status: 429, error: 'http_status', retryAfterMs: 7000 }],
-    [(response) => response.writeHead(503, { 'retry-after': 'soon' }).end(), { succeeded: false, status: 503, error: 'http_status' }],
+    [(response) => response.writeHead(503, { 'retry-after': 'soon' }).end(), { succeeded: false, status: 503, error: 'http_status', retryAfterMs: Number.POSITIVE_INFINITY }],
     [(response) => response.writeHead(400, { 'retry-after': '7' }).end(), { succeeded: false, status: 400, error: 'http_status' }],
     // A 2xx whose body never ends is decided by its status.
     [(response) => { response.writeHead(200); response.write('x'.repeat(1024 * 1024)) }, { succeeded: true, status: 200 }]
@@ -106,7 +106,8 @@ t.test('Retry-After in seconds or as an HTTP date', async (t) => {
   t.equal(retryAfterMs(' 3 ', now), 3000)
   t.equal(retryAfterMs('Fri, 27 Nov 2026 10:01:00 GMT', now), 60_000)
   t.equal(retryAfterMs('Fri, 27 Nov 2026 09:00:00 GMT', now), 0, 'a date past is now')
-  t.equal(retryAfterMs('-5', now), undefined)
-  t.equal(retryAfterMs('soon', now), undefined)
-  t.equal(retryAfterMs(undefined, now), undefined)
+  t.equal(retryAfterMs('9999999999999', now), 9_999_999_999_999_000, 'as large as it says: the schedule bounds it')
+  t.equal(retryAfterMs('-5', now), Number.POSITIVE_INFINITY, 'no time at all: as long as the schedule allows')
+  t.equal(retryAfterMs('soon', now), Number.POSITIVE_INFINITY)
+  t.equal(retryAfterMs(undefined, now), undefined, 'none')
 })

@@ -205,7 +205,8 @@ t.test('a 410 disables the endpoint; a redirect is a failure, not followed', asy
 })
 
 t.test('Retry-After on a 429 is honoured', async (t) => {
-  const app = await service(t)
+  // Up to the longest delay: here 5 minutes.
+  const app = await service(t, { retryDelaysMs: [20, 300_000] })
   const receiver = await startReceiver(t, { status: 429, headers: { 'retry-after': '120' } })
   const endpoint = await subscribe(app, receiver.url)
   await addPet(app)
@@ -214,6 +215,20 @@ t.test('Retry-After on a 429 is honoured', async (t) => {
   t.match(first, { attempt: 1, outcome: 'failed', responseStatus: 429 })
   t.ok(Date.parse(first!.nextAttemptAt) - Date.parse(first!.attemptedAt) >= 120_000, `not before 120 s: ${first!.nextAttemptAt}`)
   t.same(next, { id: next!.id, eventId: first!.eventId, attempt: 2, outcome: 'pending', nextAttemptAt: first!.nextAttemptAt })
+})
+
+t.test('an absurd Retry-After waits the longest delay: every attempt recorded, then the delivery has failed', async (t) => {
+  const app = await service(t, { retryDelaysMs: [20, 40] })
+  const receiver = await startReceiver(t, { status: 429, headers: { 'retry-after': '9999999999999' } })
+  const endpoint = await subscribe(app, receiver.url)
+  await addPet(app)
+  await until(async () => (await deliveries(app, endpoint.id)).filter((delivery) => delivery.outcome === 'failed').length === 3, 'three attempts, each recorded')
+  const [third, second, first] = await deliveries(app, endpoint.id)
+  for (const [delivery, attempt] of [[first, 1], [second, 2], [third, 3]] as const) t.match(delivery, { attempt, outcome: 'failed', responseStatus: 429, error: 'http_status' })
+  const waited = (delivery: Record<string, any>) => Date.parse(delivery.nextAttemptAt) - Date.parse(delivery.attemptedAt)
+  t.ok(waited(first!) >= 40 && waited(first!) < 1000, `the longest delay, not the receiver's: ${waited(first!)} ms`)
+  t.equal(third!.nextAttemptAt, undefined, 'the last attempt: none after it')
+  t.equal(receiver.received.length, 3)
 })
 
 t.test('the address is checked again at each attempt: a name that now points inside gets nothing', async (t) => {

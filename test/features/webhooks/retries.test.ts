@@ -34,4 +34,6 @@ t.test('each wait is lengthened by up to 20%, never shortened; none after the la
   t.equal(retryDelay(delays, 1, () => 0, 30_000), 30_000, 'a longer Retry-After wins')
   t.equal(retryDelay(delays, 1, () => 0, 10), 1000, 'a shorter one does not')
   t.equal(retryDelay(delays, 3, () => 0, 30_000), undefined, 'nor makes one more attempt')
+  t.equal(retryDelay(delays, 1, () => 0, 9_999_999_999_999_000), 60_000, 'an absurd one waits the longest delay')
+  t.equal(retryDelay(delays, 1, () => 0, Number.POSITIVE_INFINITY), 60_000, 'and so does one that is no time')
 })

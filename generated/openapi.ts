@@ -293,7 +293,9 @@ export interface paths {
          * @description Gives the endpoint a new secret, shown in this answer only. For `graceSeconds`
          *     (0 to 604800, default 86400) the previous secret stays live: each delivery then
          *     carries two signatures, one per secret, so a receiver can switch at its own pace. A
-         *     rotation during the grace of another ends that older secret at once.
+         *     rotation during the grace of another ends that older secret at once. A current
+         *     secret the service can no longer read (its key for stored secrets lost) is not kept
+         *     as the previous one: it ends at once, with no grace.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -880,7 +882,7 @@ export interface components {
         };
         /**
          * @description The endpoint's new secret, shown in this answer only, and until when the previous
-         *     one still signs (absent when the grace is 0).
+         *     one still signs (absent when the grace is 0, or the previous one could not be read).
          */
         WebhookSecret: {
             secret: components["schemas"]["WebhookSecretValue"];
@@ -901,11 +903,13 @@ export interface components {
          *     `connection_reset`, `dns` (the host did not resolve), `tls`, `network` (another
          *     connection failure), `address_not_allowed` (the host resolved to an address
          *     webhooks may not go to: nothing was sent), `redirect` (a `3xx`, never followed),
-         *     `http_status` (another status than `2xx`; see `responseStatus`), or
-         *     `endpoint_disabled` (the endpoint was disabled before the attempt).
+         *     `http_status` (another status than `2xx`; see `responseStatus`),
+         *     `endpoint_disabled` (the endpoint was disabled before the attempt), or
+         *     `secret_unreadable` (the service could not read the endpoint's stored secret, so
+         *     nothing was sent and no retry follows: rotate the secret, then recover).
          * @enum {string}
          */
-        WebhookDeliveryError: "timeout" | "connection_refused" | "connection_reset" | "dns" | "tls" | "network" | "address_not_allowed" | "redirect" | "http_status" | "endpoint_disabled";
+        WebhookDeliveryError: "timeout" | "connection_refused" | "connection_reset" | "dns" | "tls" | "network" | "address_not_allowed" | "redirect" | "http_status" | "endpoint_disabled" | "secret_unreadable";
         /**
          * @description One attempt to deliver one event to the endpoint. The same event keeps its
          *     `eventId` (the `webhook-id` header) on every attempt. Fields without a value are

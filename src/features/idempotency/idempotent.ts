@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { parameterNames, type HandlerWrapper } from '../../contract/wrapper.ts'
+import { ApiError } from '../../http/error-codes.ts'
 import { JSON_MEDIA_TYPE } from '../../http/media-type.ts'
 import { requestHash } from './plugin.ts'
 
@@ -19,7 +20,8 @@ function holdsSecret (schema: unknown): boolean {
  * The handler of a create that takes an Idempotency-Key: with a key, it runs once inside
  * the idempotency transaction, and its answer, serialized here, is kept with the record.
  * An answer that may hold a secret (a webhook endpoint's) is kept sealed, as the secret
- * itself is, so the record never has it in the clear.
+ * itself is, so the record never has it in the clear; one the key no longer opens is a 409,
+ * never a second create.
  */
 export const idempotentCreates: HandlerWrapper = (app, operation, handler) => {
   if (!parameterNames(operation, 'headers').includes('idempotency-key')) return handler
@@ -34,7 +36,14 @@ export const idempotentCreates: HandlerWrapper = (app, operation, handler) => {
       const body = String(reply.serialize(payload))
       return { status: reply.statusCode, body: sealed ? await app.secrets.seal(body) : body }
     })
-    if (sealed) answer.body = await app.secrets.open(answer.body)
+    if (sealed) {
+      answer.body = await app.secrets.open(answer.body).catch((error: unknown) => {
+        // Only a replay: a fresh answer was sealed a moment ago with this very key.
+        request.log.warn({ err: error }, 'a kept idempotent answer cannot be opened with this service\'s webhook secrets key')
+        throw new ApiError('conflict', 'The request with this Idempotency-Key was completed, but its answer held a webhook secret that can no longer be read (the key for webhook secrets was replaced since): ' +
+          'list the webhook endpoints to find it, and rotate its secret for a new one')
+      })
+    }
     if (answer.replayed) reply.header('idempotent-replayed', 'true')
     // JSON text already: sent as it is, like any handler's result, once this returns.
     reply.code(answer.status).type(JSON_MEDIA_TYPE)

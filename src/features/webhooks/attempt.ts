@@ -34,6 +34,8 @@ export const WEBHOOK_USER_AGENT = 'petstore-webhooks/1'
 export type AttemptError =
   | 'timeout' | 'connection_refused' | 'connection_reset' | 'dns' | 'tls' | 'network'
   | 'address_not_allowed' | 'redirect' | 'http_status'
+  /** Not an attempt's: the dispatcher could not open the endpoint's secret, and sent nothing. */
+  | 'secret_unreadable'
 
 export interface AttemptResult {
   /** A 2xx within the timeout. */

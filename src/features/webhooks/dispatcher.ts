@@ -225,11 +225,46 @@ export class Dispatcher {
     return secret
   }
 
+  /**
+   * A delivery whose secret this service cannot open (sealed with another key, altered):
+   * nothing is sent, and it fails at once, with no retry, as no retry could sign it before
+   * someone acts: the endpoint's secret rotated, `recover` sends what it missed.
+   */
+  async #unreadable (delivery: Claimed, error: unknown): Promise<void> {
+    this.#inFlight.delete(String(delivery.id))
+    const effect = await recordFailure(this.db, {
+      id: delivery.id,
+      endpointId: delivery.endpointId,
+      eventId: delivery.event.id,
+      attempt: delivery.attempt,
+      firstAttempt: delivery.firstAttempt,
+      attemptedAt: new Date(),
+      error: 'secret_unreadable',
+      durationMs: 0,
+      gone: false,
+      disableAfterMs: this.options.disableAfterMs
+    })
+    this.options.log.error({
+      err: error,
+      webhookEndpointId: String(delivery.endpointId),
+      eventId: delivery.event.id,
+      attempt: delivery.attempt,
+      error: 'secret_unreadable'
+    }, `webhook delivery failed: the endpoint's secret cannot be opened with this service's key; rotate the secret, then recover what it missed${effect === 'disabled' ? '; the endpoint is disabled' : ''}`)
+  }
+
   async #deliver (delivery: Claimed, answered: () => void): Promise<void> {
-    const key = await this.options.secretsKey()
+    let secrets: string[]
+    try {
+      const key = await this.options.secretsKey()
+      secrets = delivery.secrets.map((sealed) => this.#open(key, sealed))
+    } catch (error) {
+      await this.#unreadable(delivery, error)
+      return
+    }
     const body = this.options.serialize(toEnvelope(delivery.event))
     const attemptedAt = new Date()
-    const headers = webhookHeaders(delivery.secrets.map((sealed) => this.#open(key, sealed)), delivery.event.id, attemptedAt, body)
+    const headers = webhookHeaders(secrets, delivery.event.id, attemptedAt, body)
     const url = new URL(delivery.url)
     const result = await tracedAttempt(delivery, url, headers, async (headers) => attemptDelivery(url, headers, body, {
       pools: this.#pools,

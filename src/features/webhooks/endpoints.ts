@@ -2,7 +2,7 @@
  * Webhook endpoints in the database. Rows become API endpoints here, never with a secret:
  * the secrets are stored sealed (./sealing.ts) and only the dispatcher opens them.
  */
-import type { Kysely, Selectable, Updateable } from 'kysely'
+import { sql, type Kysely, type Selectable, type Updateable } from 'kysely'
 import type { components } from '../../../generated/openapi.ts'
 import { inTransaction } from '../../database/group-commit.ts'
 import { prepare } from '../../database/prepared.ts'
@@ -116,18 +116,54 @@ export async function deleteEndpoint (db: Kysely<Database>, id: Id): Promise<boo
 
 /**
  * Gives the endpoint the sealed secret `secret`; its current one signs too until
- * `previousUntil` (none: it stops at once). A secret older than the current one stops now.
- * False when there is no such endpoint.
+ * `previousUntil` (none: it stops at once), unless `readable` says it can no longer be
+ * opened: a secret that cannot sign is not kept. A secret older than the current one stops
+ * now. Answers until when the current one is kept, or false when there is no such endpoint.
  */
-export async function rotateSecret (db: Kysely<Database>, id: Id, secret: string, previousUntil: Date | undefined): Promise<boolean> {
+export async function rotateSecret (db: Kysely<Database>, id: Id, secret: string, previousUntil: Date | undefined,
+  readable: (sealed: string) => Promise<boolean>): Promise<{ previousUntil: Date | undefined } | false> {
   return inTransaction(db, async (trx) => {
     const row = (await selectEndpoint(trx, { id })).rows[0]
     if (row === undefined) return false
+    const keptUntil = previousUntil !== undefined && await readable(row.secret) ? previousUntil : undefined
     await trx.updateTable('webhook_endpoints').set({
       secret,
-      previous_secret: previousUntil === undefined ? null : row.secret,
-      previous_secret_expires_at: previousUntil?.toISOString() ?? null
+      previous_secret: keptUntil === undefined ? null : row.secret,
+      previous_secret_expires_at: keptUntil?.toISOString() ?? null
     }).where('id', '=', id).execute()
-    return true
+    return { previousUntil: keptUntil }
   })
+}
+
+/**
+ * Gives every endpoint a new secret, `seal` sealing it, with no grace for the old ones
+ * (`rotate-secrets --all`, ./command.ts): they may be sealed with a key that is lost.
+ * Answers each endpoint's id, URL and new secret, in id order.
+ */
+export async function rotateEverySecret (db: Kysely<Database>, newSecret: () => string, seal: (secret: string) => string): Promise<Array<{ id: Id, url: string, secret: string }>> {
+  return inTransaction(db, async (trx) => {
+    const rows = await trx.selectFrom('webhook_endpoints').select(['id', 'url']).orderBy('id').execute()
+    const rotated = []
+    for (const row of rows) {
+      const secret = newSecret()
+      await trx.updateTable('webhook_endpoints').set({ secret: seal(secret), previous_secret: null, previous_secret_expires_at: null })
+        .where('id', '=', row.id).execute()
+      rotated.push({ id: toApiInt(row.id), url: row.url, secret })
+    }
+    return rotated
+  })
+}
+
+/**
+ * The ids of the keys the endpoints' secrets were sealed with, and their previous secrets
+ * that still sign (an expired one is never opened): what the start checks the configured key
+ * against (./secrets-key.ts). Read from the sealed form's prefix (`v1:<key id>:`), one row a
+ * key, from a table of one row an endpoint. A secret not in that form is left to fail its
+ * deliveries (`secret_unreadable`): it says nothing of the key.
+ */
+export async function sealingKeyIds (db: Kysely<Database>, now: Date): Promise<string[]> {
+  const { rows } = await sql<{ prefix: string }>`select substr(secret, 1, 20) as prefix from webhook_endpoints
+    union select substr(previous_secret, 1, 20) from webhook_endpoints
+    where previous_secret is not null and previous_secret_expires_at > ${now.toISOString()}`.execute(db)
+  return rows.flatMap(({ prefix }) => /^v1:([0-9a-f]{16}):$/.exec(prefix)?.[1] ?? []).sort()
 }

@@ -101,8 +101,13 @@ export const webhookHandlers = {
     // AJV has applied the document's default.
     const graceSeconds = request.body.graceSeconds!
     const secret = newWebhookSecret()
-    const previousUntil = graceSeconds === 0 ? undefined : new Date(Date.now() + graceSeconds * 1000)
-    if (!await endpoints.rotateSecret(request.db, endpointId, await request.server.secrets.seal(secret), previousUntil)) throw notFound(endpointId)
+    const { secrets } = request.server
+    const grace = graceSeconds === 0 ? undefined : new Date(Date.now() + graceSeconds * 1000)
+    // A current secret this service cannot open (its key lost) cannot sign: it is not kept.
+    const readable = async (sealed: string) => secrets.open(sealed).then(() => true, () => false)
+    const rotated = await endpoints.rotateSecret(request.db, endpointId, await secrets.seal(secret), grace, readable)
+    if (rotated === false) throw notFound(endpointId)
+    const { previousUntil } = rotated
     return previousUntil === undefined ? { secret } : { secret, previousSecretExpiresAt: previousUntil.toISOString() }
   },
 

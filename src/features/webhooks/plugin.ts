@@ -14,6 +14,7 @@ import type { WebhookSettings } from '../../config/config.ts'
 import type { Lookup, Network } from './addresses.ts'
 import { pendingBacklog } from './deliveries.ts'
 import { Dispatcher } from './dispatcher.ts'
+import { sealingKeyIds } from './endpoints.ts'
 import { RequestPressure } from './request-pressure.ts'
 import { openSecret, sealSecret } from './sealing.ts'
 import { defaultKeyFile, secretsKeySource } from './secrets-key.ts'
@@ -58,7 +59,12 @@ export interface WebhooksOptions extends WebhookSettings {
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 export default fp(async function webhooks (app: FastifyInstance, options: WebhooksOptions) {
-  const secretsKey = await secretsKeySource({ key: options.secretsKey, file: options.secretsKeyFile ?? defaultKeyFile(options.databaseUrl) })
+  // A key that does not open the stored secrets stops the start here (./secrets-key.ts).
+  const secretsKey = await secretsKeySource({
+    key: options.secretsKey,
+    file: options.secretsKeyFile ?? defaultKeyFile(options.databaseUrl),
+    storedKeyIds: async () => sealingKeyIds(app.db, new Date())
+  })
   const pressure = new RequestPressure()
   const dispatcher = new Dispatcher(app.db, {
     busy: () => pressure.busy(),

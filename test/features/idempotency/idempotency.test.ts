@@ -10,6 +10,7 @@ import { AUTH, build, JSON_HEADERS } from '../../helpers/app.ts'
 import { errorBody } from '../../helpers/answers.ts'
 import { rowCount } from '../../helpers/store.ts'
 import { parseNetworks } from '../../../src/features/webhooks/addresses.ts'
+import { newSecretsKey, sealSecret } from '../../../src/features/webhooks/sealing.ts'
 
 const OTHER_KEY = 'second-test-key-not-a-secret-00'
 
@@ -152,4 +153,19 @@ t.test('a key is bound to the path too: another endpoint\'s rotation or recovery
   const other = await post(app, '/v1/webhook-endpoints/2/recover', 'recover', since)
   t.equal(other.statusCode, 422)
   t.same(other.json(), reusedError)
+})
+
+t.test('a kept answer holding a secret the key no longer opens is a 409, never a second endpoint', async (t) => {
+  const app = await build(t, { webhooks: { allowedNetworks: parseNetworks('127.0.0.0/8') } })
+  const body = '{"url":"http://127.0.0.1:9/hooks","events":["*"]}'
+  t.equal((await post(app, '/v1/webhook-endpoints', 'endpoint', body)).statusCode, 201)
+  // As if sealed under the key the service had before its key was replaced.
+  await app.db.updateTable('idempotency_keys').set({ response_body: sealSecret(newSecretsKey().key, '{}') }).execute()
+  const replay = await post(app, '/v1/webhook-endpoints', 'endpoint', body)
+  t.equal(replay.statusCode, 409)
+  t.equal(replay.headers['content-type'], 'application/json; charset=utf-8')
+  t.equal(replay.headers['idempotent-replayed'], undefined)
+  t.same(replay.json(), errorBody('conflict', 'The request with this Idempotency-Key was completed, but its answer held a webhook secret that can no longer be read ' +
+    '(the key for webhook secrets was replaced since): list the webhook endpoints to find it, and rotate its secret for a new one', 409))
+  t.equal(await rowCount(app, 'webhook_endpoints'), 1)
 })

@@ -230,7 +230,8 @@ export interface paths {
          *     (`WEBHOOK_ALLOWED_NETWORKS`), where plain `http` is allowed too.
          *
          *     The answer holds the endpoint's signing **secret**, which is shown here and on
-         *     rotation only: keep it.
+         *     rotation only: keep it. There may be at most 50 endpoints (the operator's
+         *     `WEBHOOK_MAX_ENDPOINTS`), enabled or not: one more is `409 conflict`.
          *
          *     An endpoint receives each event's data, so the key also needs the read scope of every
          *     resource its `events` reach (`pets:read` for `pet.*`, `orders:read` for `order.*`,
@@ -2012,7 +2013,26 @@ export interface operations {
             400: components["responses"]["WebhookBadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["IdempotencyKeyInUse"];
+            /**
+             * @description There are `WEBHOOK_MAX_ENDPOINTS` endpoints already (`conflict`): remove one, or
+             *     edit one. Or a request with this `Idempotency-Key` is still running
+             *     (`idempotency_key_in_use`).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "conflict",
+                     *       "message": "There are 50 webhook endpoints already, the most this service keeps (WEBHOOK_MAX_ENDPOINTS): remove one, or edit one to send where this one would",
+                     *       "status": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];

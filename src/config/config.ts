@@ -51,6 +51,7 @@ interface Env {
   WEBHOOK_ALLOWED_NETWORKS: string
   WEBHOOK_RETRY_DELAYS: string
   WEBHOOK_TIMEOUT_MS: number
+  WEBHOOK_MAX_ENDPOINTS: number
   WEBHOOK_CONCURRENCY: number
   WEBHOOK_ENDPOINT_CONCURRENCY: number
   WEBHOOK_SECRETS_KEY: string
@@ -101,6 +102,7 @@ const schema: JSONSchemaType<Env> = {
     // At most 30 s, so that a claim outlives its attempt and still passes to another
     // instance within a minute of a crash (src/features/webhooks/dispatcher.ts).
     WEBHOOK_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 30_000, default: DEFAULTS.webhooks.timeoutMs },
+    WEBHOOK_MAX_ENDPOINTS: { type: 'integer', minimum: 1, maximum: 10_000, default: DEFAULTS.webhooks.maxEndpoints },
     WEBHOOK_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 10_000, default: DEFAULTS.webhooks.concurrency },
     WEBHOOK_ENDPOINT_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 1000, default: DEFAULTS.webhooks.endpointConcurrency },
     WEBHOOK_SECRETS_KEY: { type: 'string', default: '' },
@@ -167,7 +169,9 @@ export interface WebhookSettings {
   /** The waits before each retry, in milliseconds. */
   retryDelaysMs: number[]
   timeoutMs: number
-  /** Attempts under way at once, in all and per endpoint. */
+  /** Endpoints there may be at most. */
+  maxEndpoints: number
+  /** Attempts under way at once: in all, shared equally among the endpoints; per endpoint at most. */
   concurrency: number
   endpointConcurrency: number
   /** The key that seals webhook secrets, as text; undefined: the key file. */
@@ -277,6 +281,7 @@ export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
       allowedNetworks: parsedAs('WEBHOOK_ALLOWED_NETWORKS', parseNetworks, parsed.WEBHOOK_ALLOWED_NETWORKS),
       retryDelaysMs: parsedAs('WEBHOOK_RETRY_DELAYS', parseRetryDelays, parsed.WEBHOOK_RETRY_DELAYS),
       timeoutMs: parsed.WEBHOOK_TIMEOUT_MS,
+      maxEndpoints: parsed.WEBHOOK_MAX_ENDPOINTS,
       concurrency: parsed.WEBHOOK_CONCURRENCY,
       endpointConcurrency: parsed.WEBHOOK_ENDPOINT_CONCURRENCY,
       secretsKey: parsed.WEBHOOK_SECRETS_KEY === '' ? undefined : parsed.WEBHOOK_SECRETS_KEY,

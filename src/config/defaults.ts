@@ -71,8 +71,9 @@ export const DEFAULTS = {
   events: { retentionDays: 30, retentionIntervalMs: 60 * 60 * 1000, maxWaiting: 1000, pollIntervalMs: 1000, passGapMs: 10 },
   /**
    * Webhooks: the waits before each retry (10 attempts over about three days), how long an
-   * attempt may take, how many attempts are under way at once in all and per endpoint (so a
-   * slow endpoint holds only its own share); how long a claim on a delivery lasts beyond
+   * attempt may take, how many endpoints there may be, how many attempts are under way at
+   * once in all (an equal share for each endpoint) and per endpoint at most (so a slow
+   * endpoint holds only its own share); how long a claim on a delivery lasts beyond
    * the attempt's timeout (then another instance may take it over); under a flow of writes,
    * the least time between two looks for due deliveries while none are found; the least
    * time between two claims while the API's requests keep the service busy (deliveries
@@ -82,6 +83,7 @@ export const DEFAULTS = {
   webhooks: {
     retryDelays: '5s,5m,30m,2h,5h,10h,14h,20h,24h',
     timeoutMs: 15_000,
+    maxEndpoints: 50,
     concurrency: 64,
     endpointConcurrency: 16,
     leaseMarginMs: 15_000,

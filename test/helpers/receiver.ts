@@ -3,7 +3,7 @@
  * (headers and body as text) and answers as the test says, a status (with headers) or no
  * answer at all (`hang`), which it can change at any time; or as a function of how many
  * requests it has received, this one included, for answers that must not race the retries
- * (fail twice, then succeed).
+ * (fail twice, then succeed), and of the request's path (endpoints on one origin).
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -21,7 +21,7 @@ export type Answer = { status: number, headers?: Record<string, string> } | 'han
 export interface Receiver {
   url: string
   received: Received[]
-  answer: Answer | ((count: number) => Answer)
+  answer: Answer | ((count: number, path: string) => Answer)
   /** Requests it has not answered (`hang`). */
   readonly hanging: number
 }
@@ -34,7 +34,7 @@ export async function startReceiver (t: Test, answer: Receiver['answer'] = { sta
     request.on('data', (chunk: string) => { body += chunk })
     request.on('end', () => {
       receiver.received.push({ headers: request.headers, body, port: request.socket.remotePort! })
-      const now = typeof receiver.answer === 'function' ? receiver.answer(receiver.received.length) : receiver.answer
+      const now = typeof receiver.answer === 'function' ? receiver.answer(receiver.received.length, request.url ?? '/') : receiver.answer
       if (now === 'hang') {
         held.add(response)
         response.on('close', () => held.delete(response))

@@ -56,34 +56,56 @@ export interface AttemptOptions {
   now?: () => number
   /** Ends the attempt at once (the service stopping): it fails as `network`. */
   signal?: AbortSignal
-  /** Connections kept for each origin and address (`ConnectionPools`); none: a connection of its own. */
-  pools?: ConnectionPools
+  /** The endpoint's kept connections (`ConnectionPools.of`); none: a connection of its own. */
+  pools?: ConnectionPool
 }
 
 /** At most this much of an answer is read, to give its connection back to its pool. */
 const MAX_ANSWER_BYTES = 64 * 1024
 
+/** One endpoint's kept connections: the agent for its URL at an address. */
+export interface ConnectionPool {
+  for: (url: URL, address: string) => HttpAgent
+}
+
 /**
- * Keep-alive connections to each origin (scheme, host and port) at each of its addresses,
- * at most `perOrigin` of them: most deliveries then cost no connection of their own. The
- * host is resolved again at every attempt, and only a connection to an allowed address it
- * resolves to now is used, so a name that now points inside the network gets nothing,
- * kept connection or not. One idle for `idleMs` is closed.
+ * Keep-alive connections of each endpoint to its origin (scheme, host and port) at each of
+ * its addresses, at most `perEndpoint` of them: most deliveries then cost no connection of
+ * their own. Kept per endpoint, not per origin, so that an endpoint hanging on a host never
+ * holds the connections of another on the same host. The host is resolved again at every
+ * attempt, and only a connection to an allowed address it resolves to now is used, so a
+ * name that now points inside the network gets nothing, kept connection or not. One idle
+ * for `idleMs` is closed, and an agent left without connections is dropped once there are
+ * more than `maxAgents`, so endpoints removed leave nothing behind.
  */
 export class ConnectionPools {
   readonly #agents = new Map<string, HttpAgent>()
 
-  constructor (private readonly perOrigin: number, private readonly idleMs = 30_000) {}
+  constructor (private readonly perEndpoint: number, private readonly maxAgents = 256, private readonly idleMs = 30_000) {}
 
-  for (url: URL, address: string): HttpAgent {
-    const key = `${url.origin} ${address}`
+  of (endpoint: string): ConnectionPool {
+    return { for: (url, address) => this.#agent(`${endpoint} ${url.origin} ${address}`, url) }
+  }
+
+  #agent (key: string, url: URL): HttpAgent {
     let agent = this.#agents.get(key)
     if (agent === undefined) {
-      const options = { keepAlive: true, maxSockets: this.perOrigin, maxFreeSockets: this.perOrigin, timeout: this.idleMs, scheduling: 'lifo' as const }
+      if (this.#agents.size >= this.maxAgents) this.#dropUnused()
+      const options = { keepAlive: true, maxSockets: this.perEndpoint, maxFreeSockets: this.perEndpoint, timeout: this.idleMs, scheduling: 'lifo' as const }
       agent = url.protocol === 'https:' ? new (httpsModule().Agent)(options) : new HttpAgent(options)
       this.#agents.set(key, agent)
     }
     return agent
+  }
+
+  #dropUnused (): void {
+    const unused = (agent: HttpAgent) => [agent.sockets, agent.freeSockets, agent.requests].every((byName) => Object.keys(byName).length === 0)
+    for (const [key, agent] of this.#agents) {
+      if (unused(agent)) {
+        agent.destroy()
+        this.#agents.delete(key)
+      }
+    }
   }
 
   /** Closes every connection. */

@@ -11,10 +11,12 @@
  * has one writer, and the claim is one write. A crashed instance's rows are due again once
  * their lease passes.
  *
- * Each endpoint gets at most its free share of attempts (`slots`, and `perEndpoint` for
- * the others), its oldest due first, read from an index of each endpoint's pending rows:
- * a slow endpoint's backlog never takes the places of the others', nor makes a claim
- * longer.
+ * Each endpoint has places of its own, an equal part of `concurrency` among the enabled
+ * endpoints (at least one, at most `perEndpoint`), and gets at most those not taken by its
+ * attempts under way, its oldest due first, read from an index of each endpoint's pending
+ * rows. So a slow endpoint's backlog or hanging attempts never take the places of the
+ * others', nor make a claim longer; with more endpoints than `concurrency`, each has one.
+ * A claim is one statement whatever the number of endpoints.
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 import { isPostgres } from '../../database/connect.ts'
@@ -29,12 +31,12 @@ type Id = number | bigint
 export interface ClaimQuery {
   now: Date
   leaseUntil: Date
-  /** Rows to claim at most, in all. */
-  limit: number
-  /** Rows to claim at most for an endpoint `slots` does not name. */
+  /** Attempts at once in all, shared equally among the enabled endpoints. */
+  concurrency: number
+  /** Attempts at once for one endpoint, at most. */
   perEndpoint: number
-  /** Rows to claim at most for each endpoint with attempts under way here, by its id. */
-  slots: ReadonlyMap<string, number>
+  /** Attempts under way here, by endpoint id. */
+  underWay: ReadonlyMap<string, number>
   /**
    * Whether deliveries are likely due (the last claim took some): the claim is made at once,
    * without the look that spares a claim when none is.
@@ -54,7 +56,13 @@ export interface Claimed {
   secrets: string[]
 }
 
-type ClaimValues = { now: string, until: string, limit: number, perEndpoint: number, slots: string }
+/** What a claim took, and whether an endpoint took every place it had (so more may be due). */
+export interface Claim {
+  claimed: Claimed[]
+  full: boolean
+}
+
+type ClaimValues = { now: string, until: string, concurrency: number, perEndpoint: number, underWay: string }
 
 /**
  * Whether delivery `d` is due at `now`: pending, its time come, no live lease. Read through
@@ -63,6 +71,22 @@ type ClaimValues = { now: string, until: string, limit: number, perEndpoint: num
  */
 function due (now: unknown): RawBuilder<boolean> {
   return sql<boolean>`d.outcome = 'pending' and d.next_attempt_at <= ${now} and (d.lease_until is null or d.lease_until < ${now})`
+}
+
+/**
+ * The enabled endpoints (`enabled`), and `share`: the places each has, an equal part of
+ * `concurrency` among them, at least one and at most `perEndpoint`.
+ */
+function endpointShares (postgres: boolean, concurrency: unknown, perEndpoint: unknown): RawBuilder<unknown> {
+  // SQLite's max and min of several values are PostgreSQL's greatest and least.
+  const [greatest, least] = postgres ? [sql`greatest`, sql`least`] : [sql`max`, sql`min`]
+  return sql`enabled as (select id from webhook_endpoints where enabled = 1),
+    share as (select ${greatest}(1, ${least}(cast(${perEndpoint} as integer), cast(${concurrency} as integer) / ${greatest}(count(*), 1))) as places from enabled)`
+}
+
+/** An endpoint's places left, its attempts under way here (`underWay`, a JSON object by id) taken out. */
+function placesLeft (underWay: unknown): RawBuilder<number> {
+  return sql<number>`greatest(0, share.places - coalesce(cast(cast(${underWay} as jsonb) ->> cast(e.id as text) as integer), 0))`
 }
 
 /**
@@ -98,12 +122,12 @@ interface ClaimedRow {
 
 /**
  * What the attempts need of the claimed deliveries `d` (the rows of `deliveries`, those
- * `where` keeps), their events and endpoints, in the order they came due.
+ * `where` keeps), their events and endpoints, in the order they came due; and `also`.
  */
-function readClaimed (deliveries: RawBuilder<unknown>, where: RawBuilder<unknown>): RawBuilder<ClaimedRow> {
+function readClaimed (deliveries: RawBuilder<unknown>, where: RawBuilder<unknown>, also = sql``): RawBuilder<ClaimedRow> {
   return sql<ClaimedRow>`select d.id, d.endpoint_id, d.attempt, d.first_attempt,
       ev.id as event_id, ev.type, ev.occurred_at, ev.sequence, ev.data, ev.previous, ev.trace_context,
-      e.url, e.secret, e.previous_secret, e.previous_secret_expires_at
+      e.url, e.secret, e.previous_secret, e.previous_secret_expires_at${also}
     from ${deliveries} d join events ev on ev.id = d.event_id join webhook_endpoints e on e.id = d.endpoint_id
     ${where}
     order by d.next_attempt_at, d.id`
@@ -111,54 +135,58 @@ function readClaimed (deliveries: RawBuilder<unknown>, where: RawBuilder<unknown
 
 /**
  * PostgreSQL, one statement, one round trip: each enabled endpoint's oldest due deliveries,
- * up to its free places (its entry in `slots`, a JSON object, or `perEndpoint`), the oldest
- * `limit` of those, leased, and what their attempts need. The lease is said again of each
- * row the update takes: a row another instance took meanwhile is passed over when
- * PostgreSQL checks it again.
+ * up to its places left, leased, and what their attempts need, with whether an endpoint
+ * took all it had left (`full`). The lease is said again of each row the update takes: a
+ * row another instance took meanwhile is passed over when PostgreSQL checks it again.
  */
-const claimOnPostgres = prepare<ClaimValues, ClaimedRow>((db, param) => ({
-  compile: () => sql<ClaimedRow>`with claimed as (
+const claimOnPostgres = prepare<ClaimValues, ClaimedRow & { full: boolean }>((db, param) => ({
+  compile: () => sql<ClaimedRow & { full: boolean }>`with ${endpointShares(true, param('concurrency'), param('perEndpoint'))},
+    due as (
+      select oldest.id, e.id as endpoint_id, ${placesLeft(param('underWay'))} as places_left from enabled e cross join share
+      cross join lateral (
+        select d.id from webhook_deliveries d join events ev on ev.id = d.event_id
+        where d.endpoint_id = e.id and ${due(param('now'))} and ev.sequence is not null
+        order by d.next_attempt_at
+        limit ${placesLeft(param('underWay'))}
+      ) oldest
+    ),
+    claimed as (
       update webhook_deliveries set lease_until = ${param('until')}
-      where id in (
-        select due.id from webhook_endpoints e
-        cross join lateral (
-          select d.id, d.next_attempt_at from webhook_deliveries d join events ev on ev.id = d.event_id
-          where d.endpoint_id = e.id and ${due(param('now'))} and ev.sequence is not null
-          order by d.next_attempt_at
-          limit coalesce(cast(cast(${param('slots')} as jsonb) ->> cast(e.id as text) as integer), ${param('perEndpoint')})
-        ) due
-        where e.enabled = 1
-        order by due.next_attempt_at
-        limit ${param('limit')}
-      )
+      where id in (select id from due)
       and outcome = 'pending' and (lease_until is null or lease_until < ${param('now')})
       and ${WITHOUT_WAITING_FOR_THE_DISK}
       returning id, endpoint_id, event_id, attempt, first_attempt, next_attempt_at
     )
-    ${readClaimed(sql`claimed`, sql``)}`.compile(db)
+    ${readClaimed(sql`claimed`, sql``, sql`, exists (select 1 from due group by endpoint_id, places_left having count(*) = places_left) as full`)}`.compile(db)
 }))
 
-// SQLite, statement by statement inside one write (its one writer makes them one claim).
-const enabledEndpoints = prepare<Record<string, never>, { id: Id }>((db) =>
-  db.selectFrom('webhook_endpoints').select('id').where('enabled', '=', 1))
-
-const dueOfEndpoint = prepare<{ endpointId: Id, now: string, limit: number }, { id: Id, next_attempt_at: string }>((db, param) => ({
-  compile: () => sql<{ id: Id, next_attempt_at: string }>`select d.id, d.next_attempt_at from webhook_deliveries d
-    where d.endpoint_id = ${param('endpointId')} and ${due(param('now'))}
-    order by d.next_attempt_at limit ${param('limit')}`.compile(db)
+/**
+ * SQLite: each enabled endpoint's oldest due deliveries, up to `perEndpoint` of each, and
+ * the places each has (`share`), in one statement; the places left are taken out here.
+ */
+const dueOnSqlite = prepare<Omit<ClaimValues, 'until' | 'underWay'>, { id: Id, endpoint_id: Id, places: number }>((db, param) => ({
+  compile: () => sql<{ id: Id, endpoint_id: Id, places: number }>`with ${endpointShares(false, param('concurrency'), param('perEndpoint'))}
+    select d.id, d.endpoint_id, share.places from enabled e cross join share
+    join webhook_deliveries d on d.id in (
+      select d.id from webhook_deliveries d where d.endpoint_id = e.id and ${due(param('now'))}
+      order by d.next_attempt_at limit ${param('perEndpoint')})
+    order by d.endpoint_id, d.next_attempt_at`.compile(db)
 }))
 
-async function claimOnSqlite (db: Kysely<Database>, values: ClaimValues, slots: ReadonlyMap<string, number>): Promise<Id[]> {
-  const due: Array<{ id: Id, next_attempt_at: string }> = []
-  for (const { id } of (await enabledEndpoints(db, {})).rows) {
-    const free = slots.get(String(id)) ?? values.perEndpoint
-    if (free > 0) due.push(...(await dueOfEndpoint(db, { endpointId: id, now: values.now, limit: free })).rows)
+async function claimOnSqlite (db: Kysely<Database>, values: ClaimValues, underWay: ReadonlyMap<string, number>): Promise<{ taken: Id[], full: boolean }> {
+  const taken: Id[] = []
+  const count = new Map<string, number>()
+  let full = false
+  for (const row of (await dueOnSqlite(db, values)).rows) {
+    const endpoint = String(row.endpoint_id)
+    const left = Number(row.places) - (underWay.get(endpoint) ?? 0) - (count.get(endpoint) ?? 0)
+    if (left <= 0) continue
+    taken.push(row.id)
+    count.set(endpoint, (count.get(endpoint) ?? 0) + 1)
+    if (left === 1) full = true
   }
-  const taken = due.sort((a, b) => a.next_attempt_at < b.next_attempt_at ? -1 : a.next_attempt_at > b.next_attempt_at ? 1 : 0)
-    .slice(0, values.limit).map((row) => row.id)
-  if (taken.length === 0) return []
-  await db.updateTable('webhook_deliveries').set({ lease_until: values.until }).where('id', 'in', taken).execute()
-  return taken
+  if (taken.length > 0) await db.updateTable('webhook_deliveries').set({ lease_until: values.until }).where('id', 'in', taken).execute()
+  return { taken, full }
 }
 
 // A look at the partial index of pending rows, with no lock and no write: most looks find
@@ -168,37 +196,45 @@ const anyDue = prepare<{ now: string }, { due: unknown }>((db, param) =>
     .where('outcome', '=', 'pending').where('next_attempt_at', '<=', param('now'))).as('due')))
 
 /** Claims the due deliveries `query` allows, and reads what their attempts need. */
-export async function claimDue (db: Kysely<Database>, query: ClaimQuery): Promise<Claimed[]> {
+export async function claimDue (db: Kysely<Database>, query: ClaimQuery): Promise<Claim> {
   const values: ClaimValues = {
     now: query.now.toISOString(),
     until: query.leaseUntil.toISOString(),
-    limit: query.limit,
+    concurrency: query.concurrency,
     perEndpoint: query.perEndpoint,
-    slots: JSON.stringify(Object.fromEntries(query.slots))
+    underWay: JSON.stringify(Object.fromEntries(query.underWay))
   }
   if (query.flowing !== true) {
     const due = (await anyDue(db, { now: values.now })).rows[0]?.due
-    if (due !== true && Number(due) !== 1) return []
+    if (due !== true && Number(due) !== 1) return { claimed: [], full: false }
   }
-  const rows = isPostgres(db) ? (await claimOnPostgres(db, values)).rows : await claimAndReadOnSqlite(db, values, query.slots)
-  return rows.map((row) => ({
-    id: toApiInt(row.id),
-    endpointId: toApiInt(row.endpoint_id),
-    attempt: Number(row.attempt),
-    firstAttempt: Number(row.first_attempt),
-    event: { id: row.event_id, type: row.type, occurred_at: row.occurred_at, sequence: row.sequence, data: row.data, previous: row.previous, trace_context: row.trace_context } as EventRow,
-    url: row.url,
-    secrets: row.previous_secret !== null && row.previous_secret_expires_at !== null && row.previous_secret_expires_at > values.now
-      ? [row.secret, row.previous_secret]
-      : [row.secret]
-  }))
+  const { rows, full } = isPostgres(db) ? await claimAndReadOnPostgres(db, values) : await claimAndReadOnSqlite(db, values, query.underWay)
+  return { claimed: rows.map(toClaimed(values.now)), full }
 }
 
+async function claimAndReadOnPostgres (db: Kysely<Database>, values: ClaimValues): Promise<{ rows: ClaimedRow[], full: boolean }> {
+  const { rows } = await claimOnPostgres(db, values)
+  return { rows, full: rows.some((row) => row.full) }
+}
+
+/** A claimed row as an attempt needs it: the previous secret only while its grace lasts at `now`. */
+const toClaimed = (now: string) => (row: ClaimedRow): Claimed => ({
+  id: toApiInt(row.id),
+  endpointId: toApiInt(row.endpoint_id),
+  attempt: Number(row.attempt),
+  firstAttempt: Number(row.first_attempt),
+  event: { id: row.event_id, type: row.type, occurred_at: row.occurred_at, sequence: row.sequence, data: row.data, previous: row.previous, trace_context: row.trace_context } as EventRow,
+  url: row.url,
+  secrets: row.previous_secret !== null && row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now
+    ? [row.secret, row.previous_secret]
+    : [row.secret]
+})
+
 /** SQLite: the claim, one write of the group commit, then what the attempts need. */
-async function claimAndReadOnSqlite (db: Kysely<Database>, values: ClaimValues, slots: ReadonlyMap<string, number>): Promise<ClaimedRow[]> {
-  const claimed = await write(db, async (db) => claimOnSqlite(db, values, slots))
-  if (claimed.length === 0) return []
-  return (await readClaimed(sql`webhook_deliveries`, sql`where d.id in (${sql.join(claimed)})`).execute(db)).rows
+async function claimAndReadOnSqlite (db: Kysely<Database>, values: ClaimValues, underWay: ReadonlyMap<string, number>): Promise<{ rows: ClaimedRow[], full: boolean }> {
+  const { taken, full } = await write(db, async (db) => claimOnSqlite(db, values, underWay))
+  if (taken.length === 0) return { rows: [], full }
+  return { rows: (await readClaimed(sql`webhook_deliveries`, sql`where d.id in (${sql.join(taken)})`).execute(db)).rows, full }
 }
 
 /** Lets deliveries claimed here go at once (the service stopping with attempts under way): another claim may take them. */

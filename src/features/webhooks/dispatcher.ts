@@ -4,10 +4,11 @@
  * It claims due deliveries (./claims.ts) and attempts each outside any transaction
  * (./attempt.ts), then records the outcome. Claims run one at a time, when asked for (a
  * write answered, events numbered on any instance, an attempt done, and every second for
- * the retries come due), and each takes only what the free places allow: `concurrency`
- * attempts under way in all, `endpointConcurrency` per endpoint. So a slow or hanging
- * endpoint holds its own places and never another's, and no request of the API waits on
- * any of it. While the API's requests keep the service busy, claims come at most every
+ * the retries come due), and each takes only what the free places allow: each enabled
+ * endpoint has an equal part of `concurrency`, at least one attempt and at most
+ * `endpointConcurrency` (./claims.ts), and its own connections (./attempt.ts). So a slow or
+ * hanging endpoint holds its own places and never another's, and no request of the API
+ * waits on any of it. While the API's requests keep the service busy, claims come at most every
  * `busyClaimGapMs`, so that deliveries take less of what the requests need.
  *
  * At least once: an attempt is recorded after it is made, so a crash between the two
@@ -22,7 +23,7 @@ import type { EventEnvelope } from '../../contract/webhooks.ts'
 import { toEnvelope } from '../events/repository.ts'
 import type { Network, Lookup } from './addresses.ts'
 import { attemptDelivery, ConnectionPools, type AttemptResult } from './attempt.ts'
-import { claimDue, recordFailure, recordSuccesses, releaseClaims, type Claimed, type Outcome } from './claims.ts'
+import { claimDue, recordFailure, recordSuccesses, releaseClaims, type Claim, type Claimed, type Outcome } from './claims.ts'
 import { retryDelay } from './retries.ts'
 import { openSecret, type SecretsKey } from './sealing.ts'
 import type { SecretsKeySource } from './secrets-key.ts'
@@ -151,20 +152,20 @@ export class Dispatcher {
       // Requests first: while they keep the service busy, deliveries go at a slower pace,
       // at most `concurrency` a claim, and catch up once the requests let them.
       if (this.options.busy?.() === true) await sleep(this.options.busyClaimGapMs)
-      const free = this.options.concurrency - this.#inFlight.size
-      if (free <= 0 || this.#closed) return
-      let claimed: Claimed[]
+      if (this.#closed) return
+      let claim: Claim
       try {
-        claimed = await this.#claim(free)
+        claim = await this.#claim()
       } catch (error) {
         // The next demand or the next second tries again; nothing is lost meanwhile.
         this.options.log.warn({ err: error }, 'could not claim due webhook deliveries; retrying')
         return
       }
+      const { claimed } = claim
       this.#flowing = claimed.length > 0
       for (const delivery of claimed) this.#start(delivery)
-      // A full claim may have left more due.
-      if (claimed.length === free) this.#again = true
+      // An endpoint that took every place it had may have more due.
+      if (claim.full) this.#again = true
       // Asked again meanwhile: while deliveries flow, claim on at once (after the event
       // loop's turn, which gathers the demands); while there are none, under a flow of
       // writes, look at most every `claimGapMs`, as the look is a query of its own.
@@ -172,16 +173,14 @@ export class Dispatcher {
     } while (this.#again && !this.#closed)
   }
 
-  async #claim (limit: number): Promise<Claimed[]> {
+  async #claim (): Promise<Claim> {
     const now = new Date()
-    const slots = new Map<string, number>()
-    for (const [endpoint, count] of this.#perEndpoint) slots.set(endpoint, Math.max(0, this.options.endpointConcurrency - count))
     return claimDue(this.db, {
       now,
       leaseUntil: new Date(now.getTime() + this.options.timeoutMs + this.options.leaseMarginMs),
-      limit,
+      concurrency: this.options.concurrency,
       perEndpoint: this.options.endpointConcurrency,
-      slots,
+      underWay: this.#perEndpoint,
       flowing: this.#flowing
     })
   }
@@ -267,7 +266,7 @@ export class Dispatcher {
     const headers = webhookHeaders(secrets, delivery.event.id, attemptedAt, body)
     const url = new URL(delivery.url)
     const result = await tracedAttempt(delivery, url, headers, async (headers) => attemptDelivery(url, headers, body, {
-      pools: this.#pools,
+      pools: this.#pools.of(String(delivery.endpointId)),
       timeoutMs: this.options.timeoutMs,
       allowed: this.options.allowedNetworks,
       lookup: this.options.lookup,

@@ -4,6 +4,7 @@
  */
 import { sql, type Kysely, type Selectable, type Updateable } from 'kysely'
 import type { components } from '../../../generated/openapi.ts'
+import { isPostgres } from '../../database/connect.ts'
 import { inTransaction } from '../../database/group-commit.ts'
 import { prepare } from '../../database/prepared.ts'
 import type { Database } from '../../database/schema.ts'
@@ -48,9 +49,16 @@ async function subscribe (db: Kysely<Database>, id: Id, events: readonly Selecti
   await db.insertInto('webhook_subscriptions').values(events.map((selection) => ({ selection, endpoint_id: id }))).execute()
 }
 
-/** Adds an endpoint, enabled, with its subscriptions. */
-export function createEndpoint (db: Kysely<Database>, endpoint: NewEndpoint): Promise<WebhookEndpoint> {
+/**
+ * Adds an endpoint, enabled, with its subscriptions; 'full' when there are `maxEndpoints`
+ * already. Counted in the transaction that adds it, with other adds kept out on PostgreSQL
+ * (SQLite has one writer), so that instances adding at once never pass the limit.
+ */
+export function createEndpoint (db: Kysely<Database>, endpoint: NewEndpoint, maxEndpoints: number): Promise<WebhookEndpoint | 'full'> {
   return inTransaction(db, async (trx) => {
+    if (isPostgres(trx)) await sql`lock table webhook_endpoints in share row exclusive mode`.execute(trx)
+    const { count } = await trx.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll().as('count')).executeTakeFirstOrThrow()
+    if (Number(count) >= maxEndpoints) return 'full'
     const row = await trx.insertInto('webhook_endpoints').values({
       url: endpoint.url,
       events: JSON.stringify(endpoint.events),

@@ -58,13 +58,17 @@ export const webhookHandlers = {
     requireReadScopes(request, events)
     const url = await checkedUrl(request, request.body.url)
     const secret = newWebhookSecret()
+    const { maxEndpoints } = request.server.webhooks
     const endpoint = await endpoints.createEndpoint(request.db, {
       url,
       events,
       description: description ?? null,
       secret: await request.server.secrets.seal(secret),
       createdAt: new Date().toISOString()
-    })
+    }, maxEndpoints)
+    if (endpoint === 'full') {
+      throw new ApiError('conflict', `There are ${maxEndpoints} webhook endpoints already, the most this service keeps (WEBHOOK_MAX_ENDPOINTS): remove one, or edit one to send where this one would`)
+    }
     // Returned, not sent: an idempotent create keeps the answer (sealed) before it goes out.
     reply.code(201)
     return { ...endpoint, secret }

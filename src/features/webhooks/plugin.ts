@@ -22,6 +22,8 @@ import { defaultKeyFile, secretsKeySource } from './secrets-key.ts'
 export interface Webhooks {
   allowedNetworks: readonly Network[]
   lookup: Lookup | undefined
+  /** Endpoints there may be at most (`WEBHOOK_MAX_ENDPOINTS`). */
+  maxEndpoints: number
   /** Resolves once no claim runs and no attempt is under way. */
   settled: () => Promise<void>
 }
@@ -101,6 +103,7 @@ export default fp(async function webhooks (app: FastifyInstance, options: Webhoo
   app.decorate('webhooks', {
     allowedNetworks: options.allowedNetworks,
     lookup: options.lookup,
+    maxEndpoints: options.maxEndpoints,
     settled: () => dispatcher.settled()
   })
   app.decorate('secrets', {

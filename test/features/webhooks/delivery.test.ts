@@ -259,6 +259,32 @@ t.test('a hanging endpoint holds its own share only: another is served, and so i
   t.ok(Date.now() - started < 5000)
 })
 
+t.test('endpoints that never answer hold their own places only: one that answers gets every event while they hang', async (t) => {
+  // The defaults' places (64 in all, 16 at most per endpoint), and attempts that outlast the test.
+  const app = await service(t, { timeoutMs: 30_000 })
+  const hanging = await Promise.all(Array.from({ length: 4 }, async () => startReceiver(t, 'hang')))
+  const fast = await startReceiver(t)
+  for (const receiver of hanging) await subscribe(app, receiver.url)
+  await subscribe(app, fast.url)
+  for (let i = 0; i < 20; i++) await addPet(app, `Pet ${i}`)
+  await until(() => fast.received.length === 20, 'every delivery to the endpoint that answers')
+  // Five endpoints share 64 places: 12 each, of which the hanging ones hold all theirs.
+  await until(() => hanging.every((receiver) => receiver.hanging === 12), 'each hanging endpoint holding its 12 places')
+  t.same(hanging.map((receiver) => receiver.received.length), [12, 12, 12, 12], 'none more')
+})
+
+t.test('endpoints on one host keep connections of their own: one hanging there holds none of another\'s', async (t) => {
+  const app = await service(t, { endpointConcurrency: 2, timeoutMs: 30_000 })
+  const host = await startReceiver(t, (_count, path) => path === '/hang' ? 'hang' : { status: 204 })
+  const origin = new URL(host.url).origin
+  await subscribe(app, `${origin}/hang`)
+  await subscribe(app, `${origin}/ok`)
+  for (let i = 0; i < 6; i++) await addPet(app, `Pet ${i}`)
+  const answered = () => host.received.length - host.hanging
+  await until(() => host.hanging === 2 && answered() === 6, 'every delivery to /ok, while /hang holds its two')
+  t.pass('the same host, served apart')
+})
+
 t.test('during a rotation\'s grace each delivery carries both signatures', async (t) => {
   const app = await service(t)
   const receiver = await startReceiver(t)

@@ -197,3 +197,23 @@ t.test('recovering a disabled endpoint is 409 conflict', async (t) => {
   const bad = await service.inject({ method: 'POST', url: '/v1/webhook-endpoints/1/recover', headers: JSON_HEADERS, payload: { since: 'yesterday' } })
   t.same(bad.json(), errorBody('invalid_request', 'body/since must match format "date-time"', 400))
 })
+
+t.test('at most WEBHOOK_MAX_ENDPOINTS endpoints: one more is 409 conflict naming the setting, and nothing is added', async (t) => {
+  const service = await build(t, { webhooks: { allowedNetworks: LOCAL, lookup, maxEndpoints: 3 } })
+  // At once, as instances or clients may: no more than three, whoever wins.
+  const answers = await Promise.all(Array.from({ length: 6 }, async (_, i) => create(service, { url: `https://public.test/${i}`, events: ['*'] })))
+  t.same(answers.map((res) => res.statusCode).sort(), [201, 201, 201, 409, 409, 409])
+  for (const res of answers.filter((res) => res.statusCode === 409)) {
+    t.equal(res.headers['content-type'], JSON_TYPE)
+    t.equal(res.headers['cache-control'], 'no-store')
+    t.same(res.json(), errorBody('conflict', 'There are 3 webhook endpoints already, the most this service keeps (WEBHOOK_MAX_ENDPOINTS): remove one, or edit one to send where this one would', 409))
+  }
+  const count = async () => Number((await service.db.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
+  t.equal(await count(), 3)
+  const disabled = answers.find((res) => res.statusCode === 201)!.json().id
+  await service.inject({ method: 'PATCH', url: `/v1/webhook-endpoints/${disabled as number}`, headers: MERGE_PATCH, payload: { enabled: false } })
+  t.equal((await create(service, { url: 'https://public.test/more', events: ['*'] })).statusCode, 409, 'a disabled endpoint counts: it may be enabled again')
+  t.equal((await service.inject({ method: 'DELETE', url: `/v1/webhook-endpoints/${disabled as number}`, headers: AUTH })).statusCode, 204)
+  t.equal((await create(service, { url: 'https://public.test/more', events: ['*'] })).statusCode, 201, 'a removed one makes room')
+  t.equal(await count(), 3)
+})

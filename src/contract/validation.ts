@@ -41,6 +41,7 @@ function makeAjv (coerce: boolean): Ajv {
 /** What the spec's patterns mean, in words; a raw regular expression helps nobody. */
 const PATTERN_MESSAGES: Record<string, string> = {
   '^[!-~]{1,255}$': 'must be 1 to 255 visible ASCII characters',
+  '^[^\\u0000\\p{Cs}]*$': 'must not contain NUL (U+0000) or unpaired UTF-16 surrogates',
   '^(?=[\\s\\S]*[\\p{L}\\p{N}\\p{P}\\p{S}])(?:[^\\p{Cc}\\p{Cf}\\p{Cs}]|(?<=\\p{Extended_Pictographic}[\\p{M}\\p{Emoji_Modifier}]*)\\u200D(?=\\p{Extended_Pictographic}))*$':
     'must contain a visible character and no control characters, unpaired surrogates, bidirectional controls or invisible format characters'
 }

@@ -37,3 +37,26 @@ t.test('every example in the document is valid for its schema, patterns read as 
     t.ok(validate(example), `${path}: ${ajv.errorsText(validate.errors)}`)
   }
 })
+
+t.test('every string a request carries refuses NUL and unpaired surrogates, which no database stores as sent', async (t) => {
+  const ajv = new Ajv({ strict: false })
+  addFormats.default(ajv)
+  const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema, (_key, value) => typeof value === 'bigint' ? Number(value) : value))
+  let strings = 0
+  // Each schema of a string in the parameters and bodies as the service validates them (the `Text` rule, or narrower).
+  const visit = (node: unknown, where: string) => {
+    if (node === null || typeof node !== 'object') return
+    const schema = node as Record<string, unknown>
+    if ([schema.type].flat().includes('string')) {
+      strings++
+      const validate = ajv.compile(plain(schema))
+      for (const text of ['a\u0000b', 'a\ud800b', '\udc00']) t.notOk(validate(text), `${where} refuses ${JSON.stringify(text)}`)
+    }
+    for (const [key, value] of Object.entries(schema)) visit(value, `${where}/${key}`)
+  }
+  for (const operationId of apiDocument.operations.keys()) {
+    const { body, querystring, params, headers } = routeSchema(apiDocument, operationId) as Record<string, unknown>
+    for (const [part, schema] of Object.entries({ body, querystring, params, headers })) visit(schema, `${operationId} ${part}`)
+  }
+  t.ok(strings >= 10, `${strings} strings`)
+})

@@ -34,7 +34,7 @@ function siblings (schema: Schema): Schema {
 }
 
 /** `allOf` as one schema: the parts' keywords together, their properties and required lists merged. */
-function merged (schema: Schema): Schema {
+export function merged (schema: Schema): Schema {
   return (schema.allOf as Schema[]).reduce<Schema>((whole, part) => ({
     ...whole,
     ...part,

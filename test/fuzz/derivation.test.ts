@@ -14,6 +14,7 @@ import { accepts } from './contract.ts'
 import { seed } from './harness.ts'
 import { percentEncode } from './parameters.ts'
 import { inputsOf, mutatedRequest, validRequest } from './requests.ts'
+import { length } from './strings.ts'
 
 /** The service's own document after `change`. */
 function edited (change: (document: any) => void): ApiDocument {
@@ -114,4 +115,21 @@ t.test('schemas become values they accept and values they refuse', async (t) => 
   const ids = sample(valid(int64), 300)
   t.ok(ids.includes(2n ** 63n - 1n) && ids.some((id) => typeof id === 'bigint' && id > 2n ** 53n), 'int64: the maximum, and BigInts past 2^53')
   t.ok(sample(invalidValue(int64), 1000).includes(2n ** 63n), 'int64: 2^63, one past the maximum, among the refused')
+})
+
+t.test('body strings hold NULs, lone surrogates and the longest text where their schema takes them; date-times take every form', async (t) => {
+  const free = sample(valid({ type: 'string', maxLength: 50 }), 1000) as string[]
+  t.ok(free.some((text) => text.includes('\u0000')), 'a NUL')
+  t.ok(free.some((text) => /\p{Cs}/u.test(text)), 'a lone surrogate')
+  t.ok(free.some((text) => length(text) === 50 && text.length === 100), 'the longest, in astral characters')
+  const url = inputsOf(apiDocument, 'createWebhookEndpoint').bodies[0]!.schema.properties.url
+  t.notOk((sample(valid(url), 1000) as string[]).some((text) => text.includes('\u0000') || /\p{Cs}/u.test(text)), 'none where the document\'s Text refuses them')
+  const dateTime = { type: 'string', format: 'date-time' }
+  const times = sample(valid(dateTime), 1000) as string[]
+  t.ok(times.every((time) => accepts(dateTime, time)), 'every date-time valid')
+  const forms: Array<[string, RegExp]> = [
+    ['a leap second', /:60(?:\.\d+)?(?:Z|[+-])/], ['one at an offset', /[+-]\d\d:\d\d$/], ['`t` for `T`', /^\S{10}t/], ['a space for `T`', /^\S{10} /],
+    ['`z` for `Z`', /z$/], ['an offset without a colon', /[+-]\d{4}$/], ['an offset in hours', /[+-]\d\d$/], ['a fraction', /\.\d+(?:[Zz]|[+-])/]
+  ]
+  for (const [form, shape] of forms) t.ok(times.some((time) => shape.test(time)), form)
 })

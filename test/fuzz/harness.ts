@@ -10,6 +10,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { stringify } from 'lossless-json'
 import type { Test } from 'tap'
 import { apiDocument, type JsonObject } from '../../src/contract/document.ts'
+import { parseNetworks } from '../../src/features/webhooks/addresses.ts'
 import { AUTH, build } from '../helpers/app.ts'
 import { walkPages } from '../helpers/store.ts'
 import { contractViolations } from './contract.ts'
@@ -30,9 +31,13 @@ export const caseCount = () => cases
  */
 export function makeApp (t: Test): Promise<FastifyInstance> {
   // Webhook URLs are fuzzed too: no host name resolves, and no delivery is tried again.
+  // 127.0.0.1 is let through, so that an endpoint can be added (`LOCAL_WEBHOOK_URL`).
   const lookup = async (host: string) => { throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' }) }
-  return build(t, { rateLimit: { perKey: 0, anonymous: 1_000_000 }, webhooks: { lookup, retryDelaysMs: [] } })
+  return build(t, { rateLimit: { perKey: 0, anonymous: 1_000_000 }, webhooks: { lookup, retryDelaysMs: [], allowedNetworks: parseNetworks('127.0.0.0/8') } })
 }
+
+/** A webhook URL the fuzzed app takes: plain http to a port of 127.0.0.1 where nothing listens. */
+export const LOCAL_WEBHOOK_URL = 'http://127.0.0.1:9/'
 
 /** Sends one request and checks what holds for every answer. */
 export async function send (app: FastifyInstance, operationId: string | undefined, request: InjectOptions) {

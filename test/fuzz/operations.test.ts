@@ -10,8 +10,10 @@ import t from 'tap'
 import { apiDocument } from '../../src/contract/document.ts'
 import { JSON_HEADERS } from '../helpers/app.ts'
 import { addPets, rowCount } from '../helpers/store.ts'
-import { caseCount, makeApp, numRuns, seed, sendRequest, timeoutMs } from './harness.ts'
-import { mutatedRequest, validRequest } from './requests.ts'
+import { valid, type Schema } from './arbitraries.ts'
+import { accepts } from './contract.ts'
+import { caseCount, LOCAL_WEBHOOK_URL, makeApp, numRuns, seed, sendRequest, timeoutMs } from './harness.ts'
+import { mutatedRequest, validRequest, type Choices } from './requests.ts'
 
 const operationIds = [...apiDocument.operations.keys()]
 
@@ -30,27 +32,43 @@ const beyondTheSchemas = (operationId: string, message: string) =>
   (takesCursor(operationId) && /^querystring\/cursor is malformed/.test(message)) || (BEYOND_THE_SCHEMAS[operationId]?.test(message) ?? false)
 
 /**
+ * Bodies as their schemas give them, but mostly with a webhook `url` the service will call:
+ * random text is no URL, and an endpoint refused for its URL stores none of its text. The
+ * text the `url` schema takes follows LOCAL_WEBHOOK_URL, so the endpoint's fields, NULs and
+ * lone surrogates included where a schema takes them, reach the database.
+ */
+function callableUrls (schema: Schema): fc.Arbitrary<unknown> {
+  const url = schema.properties?.url as Schema | undefined
+  if (url === undefined) return valid(schema)
+  return fc.tuple(valid(schema), fc.option(valid(url), { nil: undefined, freq: 5 }))
+    .map(([body, path]) => path === undefined || (body as Record<string, unknown>).url === undefined ? body : { ...body as object, url: LOCAL_WEBHOOK_URL + String(path) })
+    .filter((body) => accepts(schema, body))
+}
+
+/**
  * A feed read's `wait` holds an empty page for that many seconds: valid requests here wait
  * none (ours or the default), so that a thousand of them stay quick. The values the schema
  * refuses are fuzzed below; waiting itself is tested in test/features/events/waiting.test.ts.
+ * Bodies are made by `callableUrls`.
  */
-const NO_WAIT = { parameters: { wait: fc.constantFrom(undefined, 0) } }
+const CHOICES: Choices = { parameters: { wait: fc.constantFrom(undefined, 0) }, body: callableUrls }
 
 t.setTimeout(timeoutMs)
 
-/** An app with a few pets and orders, some complete, so that ids the schemas give sometimes exist. */
+/** An app with a few pets, orders (some complete) and webhook endpoints, so that ids the schemas give sometimes exist. */
 async function storeApp (t: Parameters<typeof makeApp>[0]) {
   const app = await makeApp(t)
   const [pet] = await addPets(app, 5, { statuses: ['available', 'sold'] })
   for (let i = 0; i < 6; i++) await app.inject({ method: 'POST', url: '/v1/store/orders', headers: JSON_HEADERS, payload: { petId: pet, complete: i % 2 === 0 } })
+  for (const events of [['*'], ['pet.created']]) await app.inject({ method: 'POST', url: '/v1/webhook-endpoints', headers: JSON_HEADERS, payload: { url: LOCAL_WEBHOOK_URL, events } })
   return app
 }
 
-const records = async (app: Parameters<typeof rowCount>[0]) => [await rowCount(app, 'pets'), await rowCount(app, 'orders')].join()
+const records = async (app: Parameters<typeof rowCount>[0]) => (await Promise.all((['pets', 'orders', 'webhook_endpoints'] as const).map((table) => rowCount(app, table)))).join()
 
 t.test('every operation: requests its declaration accepts are answered as the document says', async (t) => {
   const app = await storeApp(t)
-  const requests = fc.oneof(...operationIds.map((operationId) => validRequest(apiDocument, operationId, NO_WAIT)))
+  const requests = fc.oneof(...operationIds.map((operationId) => validRequest(apiDocument, operationId, CHOICES)))
   await fc.assert(fc.asyncProperty(requests, async (request) => {
     const response = await sendRequest(app, request)
     if (response.statusCode !== 400) return

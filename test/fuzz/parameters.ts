@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check'
 import { NOT_DECIMAL_DIGITS } from '../helpers/inputs.ts'
-import { typesOf, valid, type Schema } from './arbitraries.ts'
+import { merged, typesOf, valid, type Schema } from './arbitraries.ts'
 import { invalidStrings, type Channel } from './strings.ts'
 
 export interface Parameter { name: string, in: 'query' | 'path' | 'header', required: boolean, schema: Schema }
@@ -50,7 +50,7 @@ export const sentAs = (parameter: Parameter, value: unknown): Sent => ({ value, 
 const NOT_UTF8 = ['%', '%%', '%E0%A4%A', '%FF', '%C0%AF', '%ED%A0%80', 'a%ED%B0%80b']
 
 /** Texts a parameter of this schema must refuse, read from its type and keywords. */
-function refusedTexts (schema: Schema): Array<fc.Arbitrary<string>> {
+function refusedTexts (schema: Schema, channel: Channel): Array<fc.Arbitrary<string>> {
   const [type] = typesOf(schema) ?? []
   // Just past each bound the schema declares (exclusive bounds are themselves past it).
   const past = (bound: unknown, by: number) => type === 'integer' ? String(BigInt(bound as number) + BigInt(by)) : String(Number(bound) + by)
@@ -69,7 +69,8 @@ function refusedTexts (schema: Schema): Array<fc.Arbitrary<string>> {
     case 'integer': return [fc.constantFrom('abc', '1.5', '', '-', '1_0', ...bounds)]
     case 'number': return [fc.constantFrom('abc', '', 'NaN', '1,5', ...bounds)]
     case 'boolean': return [fc.constantFrom('yes', 'TRUE', '1', '')]
-    case 'string': return invalidStrings(schema)
+    // A pattern may come in `allOf` (the document's `Text`).
+    case 'string': return invalidStrings(schema.allOf === undefined ? schema : merged(schema), channel)
     default: return []
   }
 }
@@ -80,8 +81,10 @@ function refusedTexts (schema: Schema): Array<fc.Arbitrary<string>> {
  */
 export function invalidParameter (parameter: Parameter): fc.Arbitrary<string> | undefined {
   const { carries } = CHANNELS[parameter.in]
-  // A lone surrogate is refused in a URL, where it arrives as bytes that are no UTF-8.
-  const texts = refusedTexts(parameter.schema).map((text) => text.filter((value) => parameter.in !== 'header' || carries!(value)))
+  // A lone surrogate is refused in a URL, where it arrives as bytes that are no UTF-8; a
+  // header is sent only what it can carry.
+  const header = parameter.in === 'header'
+  const texts = refusedTexts(parameter.schema, header ? CHANNELS.header : {}).map((text) => header ? text.filter(carries!) : text)
   const wires = texts.map((text) => text.map((value) => onWire(parameter.in, value)))
   if (parameter.in !== 'header') {
     wires.push(fc.constantFrom(...NOT_UTF8))

@@ -588,6 +588,13 @@ export interface components {
          */
         PetName: string;
         /**
+         * @description Text stored and answered exactly as sent: anything but NUL (U+0000) and unpaired
+         *     UTF-16 surrogates (a `\ud800` to `\udfff` escape that is not half of a pair), which
+         *     no database stores as sent. Either is refused with `400 invalid_request`. Every
+         *     string a request carries is text of this kind, or narrower.
+         */
+        Text: unknown;
+        /**
          * Format: int64
          * @description Identifier of the category the animal belongs to.
          */
@@ -805,7 +812,7 @@ export interface components {
          * @description Where deliveries are `POST`ed: an `https` URL whose host resolves only to public
          *     addresses (see `createWebhookEndpoint`), at most 2048 characters.
          */
-        WebhookUrl: string;
+        WebhookUrl: string & components["schemas"]["Text"];
         /**
          * @description The events an endpoint receives: one event type (see `EventType`), every type of
          *     one resource (`pet.*`, `order.*`), or every type (`*`).
@@ -815,7 +822,7 @@ export interface components {
         /** @description The event selections, at least one, each once. */
         WebhookEventSelections: components["schemas"]["WebhookEventSelection"][];
         /** @description What the endpoint is for, for the people who read the list (at most 500 characters). */
-        WebhookDescription: string;
+        WebhookDescription: string & components["schemas"]["Text"];
         /**
          * Format: password
          * @description A signing secret: `whsec_` and the base64 of 32 random bytes. The signature key is
@@ -870,7 +877,7 @@ export interface components {
             url?: components["schemas"]["WebhookUrl"];
             events?: components["schemas"]["WebhookEventSelections"];
             /** @description The new description, or null to remove it (at most 500 characters). */
-            description?: string | null;
+            description?: ((string & components["schemas"]["Text"]) | null) & components["schemas"]["Text"];
             enabled?: boolean;
         };
         /** @description How long the previous secret stays live. Unknown fields are refused. */
@@ -1281,18 +1288,18 @@ export interface components {
          * @description The `ETag` of an answer the client already holds (or a list of them, or `*`). When
          *     the answer would be the same, it is `304 Not Modified` with no body.
          */
-        IfNoneMatch: string;
+        IfNoneMatch: string & components["schemas"]["Text"];
         /**
          * @description Makes the edit conditional: the `ETag` of the pet as the client last saw it (or a
          *     list of them, or `*` for any existing pet). When the pet's current `ETag` is not one
          *     of them, the answer is `412 precondition_failed` and nothing changes.
          */
-        IfMatch: string;
+        IfMatch: string & components["schemas"]["Text"];
         /**
          * @description Opaque position of the next page, taken from the `Link` header of the
          *     previous page. A malformed cursor answers `400 invalid_request`.
          */
-        Cursor: string;
+        Cursor: string & components["schemas"]["Text"];
         /** @description Identifier of the pet. */
         PetId: number | bigint;
         /** @description Identifier of the order. */

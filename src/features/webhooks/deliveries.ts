@@ -61,6 +61,8 @@ export async function endPendingDeliveries (db: Kysely<Database>, endpointId: Id
     .execute()
 }
 
+const END_OF_YEAR_9999 = Date.parse('9999-12-31T23:59:59.999Z')
+
 export interface Recovery {
   endpointId: Id
   /** Events that committed at or after this instant, and not before the endpoint existed. */
@@ -79,7 +81,11 @@ export interface Recovery {
  * counted afresh from there. Resolves with how many were scheduled.
  */
 export async function recoverDeliveries (db: Kysely<Database>, recovery: Recovery): Promise<number> {
-  const since = new Date(Math.max(recovery.since.getTime(), Date.parse(recovery.createdAt))).toISOString()
+  const from = Math.max(recovery.since.getTime(), Date.parse(recovery.createdAt))
+  // Times compare as text, which has four-digit years: a later one (`+010000-01-01T...`,
+  // the second after 9999-12-31T23:59:60Z) would sort first, yet no event follows it.
+  if (from > END_OF_YEAR_9999) return 0
+  const since = new Date(from).toISOString()
   const now = recovery.now.toISOString()
   const types = recovery.types.length === 0 ? [''] : [...recovery.types]
   return write(db, async (db) => {

@@ -7,6 +7,7 @@
  */
 import type { FastifyRequest } from 'fastify'
 import type { Handlers } from '../../contract/handler-types.ts'
+import { parseDateTime } from '../../contract/date-time.ts'
 import { decodeCursor, linkedPage } from '../../contract/paging.ts'
 import { selects } from '../../contract/webhooks.ts'
 import { ApiError } from '../../http/error-codes.ts'
@@ -135,7 +136,7 @@ export const webhookHandlers = {
     if (!endpoint.enabled) throw new ApiError('conflict', `Webhook endpoint ${endpointId} is disabled; enable it before recovering what it missed`)
     const scheduled = await recoverDeliveries(request.db, {
       endpointId,
-      since: new Date(request.body.since),
+      since: parseDateTime(request.body.since),
       createdAt: endpoint.createdAt,
       types: Object.keys(EMITTED_EVENTS).filter((type) => selects(endpoint.events, type)),
       now: new Date()

@@ -20,7 +20,7 @@ async function placeOrder (app: FastifyInstance, order: object) {
 
 t.test('placeOrder answers 201 with the order, defaults applied, marked experimental', async (t) => {
   const app = await build(t)
-  await addPets(app, 2, { statuses: ['available'] })
+  await addPets(app, 3, { statuses: ['available'] })
   const res = await app.inject({ method: 'POST', url: ORDERS, headers: { ...JSON_HEADERS, 'x-request-id': 'order-1' }, payload: { petId: 2 } })
   t.equal(res.statusCode, 201)
   t.equal(res.headers['content-type'], 'application/json; charset=utf-8')
@@ -32,6 +32,10 @@ t.test('placeOrder answers 201 with the order, defaults applied, marked experime
   const full = await app.inject({ method: 'POST', url: ORDERS, headers: JSON_HEADERS, payload: '{"complete":true,"shipDate":"2026-12-01T10:00:00.123+02:00","quantity":1000,"petId":1}' })
   t.equal(full.statusCode, 201)
   t.equal(full.body, '{"id":2,"petId":1,"quantity":1000,"complete":true,"shipDate":"2026-12-01T10:00:00.123+02:00"}', 'shipDate comes back as sent')
+  // A leap second is an RFC 3339 time like any other: kept as sent, never read as a Date.
+  const leap = await app.inject({ method: 'POST', url: ORDERS, headers: JSON_HEADERS, payload: '{"petId":3,"shipDate":"2026-12-31T23:59:60Z"}' })
+  t.equal(leap.body, '{"id":3,"petId":3,"quantity":1,"complete":false,"shipDate":"2026-12-31T23:59:60Z"}', 'a leap second too')
+  t.equal((await app.inject({ url: `${ORDERS}/3`, headers: AUTH })).body, leap.body, 'and read back as sent')
 })
 
 t.test('placeOrder keeps a petId beyond 2^53 exact', async (t) => {

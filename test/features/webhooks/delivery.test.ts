@@ -319,6 +319,28 @@ t.test('a disabled endpoint misses events; enabling it sends only new ones; reco
   t.same(receiver.received.map(({ body }) => JSON.parse(body).data.name), ['After', 'Missed'])
 })
 
+t.test('recover reads a leap second (23:59:60) as the second after it', async (t) => {
+  const app = await service(t)
+  const receiver = await startReceiver(t)
+  await addPet(app, 'Just before')
+  await addPet(app, 'Just after')
+  const [before, after] = await feedOf(app, 2)
+  const endpoint = await subscribe(app, receiver.url, ['pet.created'])
+  // The events a millisecond either side of 2026-07-01T00:00:00Z, the endpoint older than both.
+  await app.db.updateTable('webhook_endpoints').set({ created_at: '2026-06-01T00:00:00.000Z' }).execute()
+  await app.db.updateTable('events').set({ occurred_at: '2026-06-30T23:59:59.999Z' }).where('id', '=', before!.id).execute()
+  await app.db.updateTable('events').set({ occurred_at: '2026-07-01T00:00:00.000Z' }).where('id', '=', after!.id).execute()
+  const recover = (since: string) => app.inject({ method: 'POST', url: `/v1/webhook-endpoints/${endpoint.id}/recover`, headers: JSON_HEADERS, payload: { since } })
+  const recovered = await recover('2026-06-30T23:59:60Z')
+  t.equal(recovered.statusCode, 202)
+  t.equal(recovered.headers['content-type'], 'application/json; charset=utf-8')
+  t.same(recovered.json(), { scheduled: 1 })
+  await until(() => receiver.received.length === 1, 'the recovered delivery')
+  t.same(receiver.received.map(({ body }) => JSON.parse(body).id), [after!.id], 'the event of the next second, not the one before it')
+  const past = await recover('9999-12-31T23:59:60Z')
+  t.same([past.statusCode, past.json()], [202, { scheduled: 0 }], 'the second after it is in the year 10000, after every event')
+})
+
 t.test('disabling ends pending deliveries; removing an endpoint removes them', async (t) => {
   const app = await service(t, { retryDelaysMs: [3_600_000] })
   const receiver = await startReceiver(t, { status: 500 })

@@ -26,9 +26,14 @@ export interface Events {
   readScopes: ReadonlyMap<string, string>
   /** Tells waiting readers that events may have committed. */
   signal: ChangeSignal
-  /** Admits one more waiting reader: its release, or undefined when `maxWaiting` already wait. */
-  enterWaiting: () => (() => void) | undefined
+  /**
+   * Admits one more waiting reader for the API key `owner` (its hash): its release; 'full'
+   * when `maxWaiting` already wait, 'owner' when that key holds its share already.
+   */
+  enterWaiting: (owner: string) => (() => void) | 'full' | 'owner'
   maxWaiting: number
+  /** Readers one API key may have waiting at once: a tenth of `maxWaiting`, at least one. */
+  maxWaitingPerKey: number
   /** Readers waiting now. */
   readonly waiting: number
   /**
@@ -64,6 +69,9 @@ export default fp(async function events (app: FastifyInstance, options: EventsOp
   app.decorateRequest('readableEvents', undefined)
   const signal = new ChangeSignal()
   let waiting = 0
+  // So that one key cannot hold every place: readers wait for what others write.
+  const maxWaitingPerKey = Math.max(1, Math.floor(options.maxWaiting / 10))
+  const waitingByKey = new Map<string, number>()
 
   const pool = poolOf(app.db)
   const sequencer = pool === undefined
@@ -118,16 +126,24 @@ export default fp(async function events (app: FastifyInstance, options: EventsOp
     },
     readScopes: eventReadScopes(options.document),
     signal,
-    enterWaiting () {
-      if (waiting >= options.maxWaiting) return undefined
+    enterWaiting (owner) {
+      if (waiting >= options.maxWaiting) return 'full'
+      const held = waitingByKey.get(owner) ?? 0
+      if (held >= maxWaitingPerKey) return 'owner'
       waiting++
+      waitingByKey.set(owner, held + 1)
       let released = false
       return () => {
-        if (!released) waiting--
+        if (released) return
         released = true
+        waiting--
+        const left = waitingByKey.get(owner)! - 1
+        if (left === 0) waitingByKey.delete(owner)
+        else waitingByKey.set(owner, left)
       }
     },
     maxWaiting: options.maxWaiting,
+    maxWaitingPerKey,
     get waiting () { return waiting },
     async settled () {
       // A write's onResponse hook may still be on its way.

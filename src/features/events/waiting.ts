@@ -6,7 +6,8 @@
  * read is bounded as any read is, the time between them is not, so a wait is never a 503.
  *
  * Waiting requests are bounded in number: one beyond `maxWaiting` is a 503 with
- * Retry-After rather than a held connection.
+ * Retry-After rather than a held connection; one beyond its API key's share (a tenth of
+ * them), a 429, so that no key can hold every place.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { parameterNames, type HandlerWrapper } from '../../contract/wrapper.ts'
@@ -33,9 +34,13 @@ export const waitingReads: HandlerWrapper = (app, operation, handler) => {
     }
     let page: unknown = await read()
     if (seconds === 0 || page !== EMPTY_PAGE || reply.statusCode !== 200) return page
-    const release = app.events.enterWaiting()
-    if (release === undefined) {
+    const release = app.events.enterWaiting(app.auth.key(request)?.hash ?? '')
+    if (release === 'full') {
       throw new ApiError('unavailable', `Too many readers are waiting for events (${app.events.maxWaiting}); retry after the Retry-After delay, or read without wait`,
+        { 'retry-after': String(RETRY_AFTER_SECONDS) })
+    }
+    if (release === 'owner') {
+      throw new ApiError('rate_limited', `This API key has ${app.events.maxWaitingPerKey} readers waiting for events already, the most one key may; retry after the Retry-After delay, or read without wait`,
         { 'retry-after': String(RETRY_AFTER_SECONDS) })
     }
     try {

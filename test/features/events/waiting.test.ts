@@ -8,7 +8,7 @@
 import { join } from 'node:path'
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { AUTH, build, JSON_HEADERS, TEST_DATABASE, testDatabaseUrl } from '../../helpers/app.ts'
+import { AUTH, build, JSON_HEADERS, TEST_DATABASE, TEST_KEY, testDatabaseUrl } from '../../helpers/app.ts'
 import { errorBody } from '../../helpers/answers.ts'
 import { feedOf, summary } from '../../helpers/events.ts'
 import { tempDir } from '../../helpers/process.ts'
@@ -70,6 +70,30 @@ t.test('readers beyond the bound are refused with 503 and Retry-After; the other
   t.equal(unbounded.statusCode, 200, 'a read without wait is served as ever')
   await createPet(app, 'Rex')
   t.same(summary((await first).json()), ['pet.created 1'])
+})
+
+t.test('one API key may hold a tenth of the places at most: past that, 429 for it, while other keys wait on', async (t) => {
+  const other = 'second-test-key-not-a-secret-00'
+  const app = await build(t, { apiKeys: [TEST_KEY, other], events: { maxWaiting: 20 } })
+  const read = (headers: Record<string, string>, url = '/v1/events?wait=30') => Promise.resolve(app.inject({ url, headers }))
+  const mine = [read(AUTH), read(AUTH)]
+  await until(() => app.events.waiting === 2, 'the key\'s two readers to wait')
+  const refused = await app.inject({ url: '/v1/events?wait=30', headers: AUTH })
+  t.equal(refused.statusCode, 429)
+  t.equal(refused.headers['retry-after'], '1')
+  t.equal(refused.headers['content-type'], 'application/json; charset=utf-8')
+  t.same(refused.json(), errorBody('rate_limited', 'This API key has 2 readers waiting for events already, the most one key may; retry after the Retry-After delay, or read without wait', 429))
+  t.equal((await app.inject({ url: '/v1/events?wait=0', headers: AUTH })).statusCode, 200, 'a read without wait is served as ever')
+  const theirs = read({ authorization: `Bearer ${other}` })
+  await until(() => app.events.waiting === 3, 'another key\'s reader to wait')
+  await createPet(app, 'Rex')
+  for (const answer of [...mine, theirs]) t.same(summary((await answer).json()), ['pet.created 1'])
+  t.equal(app.events.waiting, 0, 'every place given back')
+  const after = /^<([^>]+)>/.exec(String((await theirs).headers.link))![1]!
+  const again = [read(AUTH, after), read(AUTH, after)]
+  await until(() => app.events.waiting === 2, 'the key\'s places free again')
+  await createPet(app, 'Tom')
+  await Promise.all(again)
 })
 
 t.test('a stopping service answers its waiting readers at once', async (t) => {

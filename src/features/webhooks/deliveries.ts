@@ -71,14 +71,24 @@ export interface Recovery {
   /** The event types the endpoint selects now. */
   types: readonly string[]
   now: Date
+  /** Events looked at by one write at most (tests give fewer). */
+  batch?: number
 }
+
+/**
+ * Events one write of a recovery looks at: a recovery over weeks is many short writes, so
+ * that the API's writes go between them rather than wait for one long one.
+ */
+const RECOVERY_BATCH = 1000
 
 /**
  * Schedules again, due now, every event since `since` the endpoint did not receive: its
  * deliveries that failed, and the events of the types it selects that have none (they
  * committed while it was disabled). Not an event it received, nor one whose delivery is
  * still pending. Each continues the numbering of the event's attempts, its retries
- * counted afresh from there. Resolves with how many were scheduled.
+ * counted afresh from there. Written a batch of events at a time, in feed order (inside a
+ * transaction already, an idempotent request's, all in it). Resolves with how many were
+ * scheduled.
  */
 export async function recoverDeliveries (db: Kysely<Database>, recovery: Recovery): Promise<number> {
   const from = Math.max(recovery.since.getTime(), Date.parse(recovery.createdAt))
@@ -86,31 +96,50 @@ export async function recoverDeliveries (db: Kysely<Database>, recovery: Recover
   // the second after 9999-12-31T23:59:60Z) would sort first, yet no event follows it.
   if (from > END_OF_YEAR_9999) return 0
   const since = new Date(from).toISOString()
-  const now = recovery.now.toISOString()
+  let scheduled = 0
+  let after: unknown = -1
+  for (;;) {
+    const { count, last } = await write(db, async (db) => recoverBatch(db, recovery, since, after))
+    scheduled += count
+    if (last === undefined) return scheduled
+    after = last
+  }
+}
+
+/** The events after sequence `after` up to a batch of them: how many were scheduled, and the last one's sequence (undefined: no more). */
+async function recoverBatch (db: Kysely<Database>, recovery: Recovery, since: string, after: unknown): Promise<{ count: number, last: unknown }> {
+  const boundary = await db.selectFrom('events').select('sequence')
+    .where('occurred_at', '>=', since).where('sequence', '>', after as number)
+    .orderBy('sequence').limit(1).offset((recovery.batch ?? RECOVERY_BATCH) - 1)
+    .executeTakeFirst()
+  const last = boundary?.sequence ?? undefined
+  // The batch's events: after `after`, up to `last`.
+  const inBatch = (column: string) => last === undefined
+    ? sql<boolean>`${sql.ref(column)} > ${after}`
+    : sql<boolean>`${sql.ref(column)} > ${after} and ${sql.ref(column)} <= ${last}`
   const types = recovery.types.length === 0 ? [''] : [...recovery.types]
-  return write(db, async (db) => {
-    const prior = db.selectFrom('webhook_deliveries')
-      .select(['event_id', (eb) => eb.fn.max('attempt').as('last'), (eb) => eb.fn.max(sql<number>`case when outcome = 'failed' then 0 else 1 end`).as('received')])
-      .where('endpoint_id', '=', recovery.endpointId)
-      .groupBy('event_id')
-    const next = sql<number>`coalesce(prior.last, 0) + 1`
-    const result = await db.insertInto('webhook_deliveries')
-      .columns(['endpoint_id', 'event_id', 'attempt', 'first_attempt', 'outcome', 'next_attempt_at'])
-      .expression(db.selectFrom('events as ev')
-        .leftJoin(prior.as('prior'), 'prior.event_id', 'ev.id')
-        .select([
-          sql`cast(${recovery.endpointId} as bigint)`.as('endpoint_id'), 'ev.id', next.as('attempt'), next.as('first_attempt'),
-          sql`'pending'`.as('outcome'), sql`cast(${now} as text)`.as('next_attempt_at')
-        ])
-        .where('ev.occurred_at', '>=', since)
-        .where('ev.sequence', 'is not', null)
-        .where((eb) => eb.or([
-          eb.and([eb('prior.event_id', 'is not', null), eb('prior.received', '=', 0)]),
-          eb.and([eb('prior.event_id', 'is', null), eb('ev.type', 'in', types)])
-        ])))
-      .executeTakeFirst()
-    return Number(result.numInsertedOrUpdatedRows ?? 0)
-  })
+  const prior = db.selectFrom('webhook_deliveries')
+    .select(['event_id', (eb) => eb.fn.max('attempt').as('last'), (eb) => eb.fn.max(sql<number>`case when outcome = 'failed' then 0 else 1 end`).as('received')])
+    .where('endpoint_id', '=', recovery.endpointId)
+    .where('event_id', 'in', db.selectFrom('events').select('id').where(inBatch('sequence')))
+    .groupBy('event_id')
+  const next = sql<number>`coalesce(prior.last, 0) + 1`
+  const result = await db.insertInto('webhook_deliveries')
+    .columns(['endpoint_id', 'event_id', 'attempt', 'first_attempt', 'outcome', 'next_attempt_at'])
+    .expression(db.selectFrom('events as ev')
+      .leftJoin(prior.as('prior'), 'prior.event_id', 'ev.id')
+      .select([
+        sql`cast(${recovery.endpointId} as bigint)`.as('endpoint_id'), 'ev.id', next.as('attempt'), next.as('first_attempt'),
+        sql`'pending'`.as('outcome'), sql`cast(${recovery.now.toISOString()} as text)`.as('next_attempt_at')
+      ])
+      .where('ev.occurred_at', '>=', since)
+      .where(inBatch('ev.sequence'))
+      .where((eb) => eb.or([
+        eb.and([eb('prior.event_id', 'is not', null), eb('prior.received', '=', 0)]),
+        eb.and([eb('prior.event_id', 'is', null), eb('ev.type', 'in', types)])
+      ])))
+    .executeTakeFirst()
+  return { count: Number(result.numInsertedOrUpdatedRows ?? 0), last }
 }
 
 /** The deliveries pending, and how long the oldest due one has waited (for the metrics). */

@@ -978,7 +978,7 @@ export interface components {
          *       call (not `https`, or an address that is not public); the message says why.
          *     - `conflict` (409): the request conflicts with the resource's state (cancelling a
          *       complete order, changing the status of a pet an open order holds, recovering a
-         *       disabled webhook endpoint).
+         *       disabled webhook endpoint, one webhook endpoint more than the service keeps).
          *     - `idempotency_key_in_use` (409): the first request with this `Idempotency-Key` is
          *       still running.
          *     - `request_timeout` (408): the request was not received in time; the connection is closed.
@@ -988,7 +988,8 @@ export interface components {
          *     - `idempotency_key_reused` (422): the `Idempotency-Key` was used for a different
          *       request.
          *     - `rate_limited` (429): too many requests for this key (or, without a valid key, from
-         *       this address); wait for `Retry-After` seconds.
+         *       this address), or too many of its readers waiting on the feed; wait for
+         *       `Retry-After` seconds.
          *     - `headers_too_large` (431): the request headers are too large.
          *     - `internal_error` (500): an unexpected failure; the message carries the request id
          *       to quote when reporting it.

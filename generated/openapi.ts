@@ -370,28 +370,7 @@ export interface webhooks {
          * A pet was added
          * @description `createPet` added a pet; `data` is the pet as `getPet` answers it.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["PetCreatedEvent"];
-                };
-            };
-            responses: {
-                /** @description Received. Any 2xx acknowledges the event. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["petCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -413,28 +392,7 @@ export interface webhooks {
          *     (`sold`) or put it back on sale (`available`). `data` is the pet after the change,
          *     `previous` the fields that changed, as they were.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["PetUpdatedEvent"];
-                };
-            };
-            responses: {
-                /** @description Received. Any 2xx acknowledges the event. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["petUpdated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -455,28 +413,7 @@ export interface webhooks {
          * @description `placeOrder` placed an order; `data` is the order as `getOrder` answers it. Its
          *     pet's `pet.updated` follows it.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["OrderPlacedEvent"];
-                };
-            };
-            responses: {
-                /** @description Received. Any 2xx acknowledges the event. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["orderPlaced"];
         delete?: never;
         options?: never;
         head?: never;
@@ -498,28 +435,7 @@ export interface webhooks {
          *     after the change, `previous` the fields that changed, as they were. Completing it
          *     sells its pet: the pet's `pet.updated` follows it.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["OrderUpdatedEvent"];
-                };
-            };
-            responses: {
-                /** @description Received. Any 2xx acknowledges the event. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["orderUpdated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -540,28 +456,7 @@ export interface webhooks {
          * @description `cancelOrder` cancelled an order; `data` is the order as it was when cancelled.
          *     Its pet, back on sale, has a `pet.updated` after it.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["OrderCancelledEvent"];
-                };
-            };
-            responses: {
-                /** @description Received. Any 2xx acknowledges the event. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["orderCancelled"];
         delete?: never;
         options?: never;
         head?: never;
@@ -593,7 +488,7 @@ export interface components {
          *     no database stores as sent. Either is refused with `400 invalid_request`. Every
          *     string a request carries is text of this kind, or narrower.
          */
-        Text: unknown;
+        Text: string;
         /**
          * Format: int64
          * @description Identifier of the category the animal belongs to.
@@ -613,11 +508,8 @@ export interface components {
         PetPatch: {
             name?: components["schemas"]["PetName"];
             categoryId?: components["schemas"]["CategoryId"];
-            /**
-             * @description The new availability of the pet, or null to remove it.
-             * @enum {string|null}
-             */
-            status?: "available" | "pending" | "sold" | null;
+            /** @description The new availability of the pet, or null to remove it. */
+            status?: components["schemas"]["PetStatus"] | null;
         };
         /**
          * @description A pet of the store. `status` is absent when the pet has none.
@@ -648,22 +540,26 @@ export interface components {
              * @description Identifier of the pet ordered; it must name an existing pet.
              */
             petId: number | bigint;
-            /**
-             * @description How many, from 1 to 1000.
-             * @default 1
-             */
-            quantity: number;
+            quantity?: components["schemas"]["OrderQuantity"];
             /**
              * Format: date-time
              * @description When the order ships (RFC 3339, with a time zone); returned as sent.
              */
             shipDate?: string;
-            /**
-             * @description Whether the order is complete (shipped); a complete order cannot be cancelled.
-             * @default false
-             */
-            complete: boolean;
+            complete?: components["schemas"]["NewOrderComplete"];
         };
+        /**
+         * @description How many, from 1 to 1000; 1 when left out. (A default in a schema of its own, so
+         *     that generators that type a property with a default as required, such as
+         *     openapi-typescript's, leave it optional.)
+         * @default 1
+         */
+        OrderQuantity: number;
+        /**
+         * @description Whether the order is placed complete (shipped); false when left out. A complete order cannot be cancelled.
+         * @default false
+         */
+        NewOrderComplete: boolean;
         /**
          * @description An order. `shipDate` is absent when none was given.
          * @example {
@@ -733,10 +629,26 @@ export interface components {
          */
         EventSequence: number | bigint;
         /**
-         * @description Exactly the fields of `data` that the change changed, each with its value before the
-         *     change (`null` where the field was absent). Its fields are those of `data`.
+         * @description Exactly the fields of the pet that the change changed, each with its value before
+         *     the change (`null` where the field was absent). Its fields are those of `Pet` but
+         *     `id`, each also `null`.
          */
-        PreviousValues: Record<string, never>;
+        PetPrevious: {
+            name?: string | null;
+            categoryId?: components["schemas"]["CategoryId"] | null;
+            status?: components["schemas"]["PetStatus"] | null;
+        };
+        /**
+         * @description Exactly the fields of the order that the change changed, each with its value before
+         *     the change (`null` where the field was absent). Its fields are those of `Order` but
+         *     `id`, each also `null`.
+         */
+        OrderPrevious: {
+            petId?: (number | bigint) | null;
+            quantity?: number | null;
+            shipDate?: string | null;
+            complete?: boolean | null;
+        };
         /** @description A pet was added (`createPet`). */
         PetCreatedEvent: {
             id: components["schemas"]["EventId"];
@@ -760,7 +672,7 @@ export interface components {
             timestamp: components["schemas"]["EventTimestamp"];
             sequence: components["schemas"]["EventSequence"];
             data: components["schemas"]["Pet"];
-            previous: components["schemas"]["PreviousValues"];
+            previous: components["schemas"]["PetPrevious"];
         };
         /** @description An order was placed (`placeOrder`). */
         OrderPlacedEvent: {
@@ -785,7 +697,7 @@ export interface components {
             timestamp: components["schemas"]["EventTimestamp"];
             sequence: components["schemas"]["EventSequence"];
             data: components["schemas"]["Order"];
-            previous: components["schemas"]["PreviousValues"];
+            previous: components["schemas"]["OrderPrevious"];
         };
         /** @description An order was cancelled (`cancelOrder`); `data` is the order as it was then. */
         OrderCancelledEvent: {
@@ -877,17 +789,18 @@ export interface components {
             url?: components["schemas"]["WebhookUrl"];
             events?: components["schemas"]["WebhookEventSelections"];
             /** @description The new description, or null to remove it (at most 500 characters). */
-            description?: ((string & components["schemas"]["Text"]) | null) & components["schemas"]["Text"];
+            description?: components["schemas"]["WebhookDescription"] | null;
             enabled?: boolean;
         };
         /** @description How long the previous secret stays live. Unknown fields are refused. */
         WebhookSecretRotation: {
-            /**
-             * @description Seconds the previous secret still signs deliveries, from 0 to 604800 (7 days).
-             * @default 86400
-             */
-            graceSeconds: number;
+            graceSeconds?: components["schemas"]["GraceSeconds"];
         };
+        /**
+         * @description Seconds the previous secret still signs deliveries, from 0 to 604800 (7 days); 86400 (a day) when left out.
+         * @default 86400
+         */
+        GraceSeconds: number;
         /**
          * @description The endpoint's new secret, shown in this answer only, and until when the previous
          *     one still signs (absent when the grace is 0, or the previous one could not be read).
@@ -1273,6 +1186,21 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description The event's id, the same on every attempt to deliver it (Standard Webhooks): a
+         *     receiver that has seen it may answer `2xx` and do nothing more.
+         */
+        WebhookIdHeader: components["schemas"]["EventId"];
+        /** @description When this attempt was made, in seconds since the Unix epoch; a receiver refuses one too far from its own clock. */
+        WebhookTimestampHeader: string;
+        /**
+         * @description `v1,` and the base64 of the HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`
+         *     under the endpoint's secret; two such entries, space-separated, while a rotated
+         *     secret's grace lasts. Any Standard Webhooks library verifies it.
+         */
+        WebhookSignatureHeader: string;
+        /** @description With tracing on, the delivery's span (W3C Trace Context), of the trace of the change that caused the event. */
+        TraceparentHeader: string;
         /** @description Maximum number of items returned, from 1 to 100, in decimal digits. */
         Limit: number;
         /** @description Keeps only pets with this status. Without it, no filtering. */
@@ -2359,4 +2287,197 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    petCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id, the same on every attempt to deliver it (Standard Webhooks): a
+                 *     receiver that has seen it may answer `2xx` and do nothing more.
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was made, in seconds since the Unix epoch; a receiver refuses one too far from its own clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 of the HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`
+                 *     under the endpoint's secret; two such entries, space-separated, while a rotated
+                 *     secret's grace lasts. Any Standard Webhooks library verifies it.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                /** @description With tracing on, the delivery's span (W3C Trace Context), of the trace of the change that caused the event. */
+                traceparent?: components["parameters"]["TraceparentHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PetCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx acknowledges the event; any other answer, a redirect included, is a failure, retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    petUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id, the same on every attempt to deliver it (Standard Webhooks): a
+                 *     receiver that has seen it may answer `2xx` and do nothing more.
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was made, in seconds since the Unix epoch; a receiver refuses one too far from its own clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 of the HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`
+                 *     under the endpoint's secret; two such entries, space-separated, while a rotated
+                 *     secret's grace lasts. Any Standard Webhooks library verifies it.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                /** @description With tracing on, the delivery's span (W3C Trace Context), of the trace of the change that caused the event. */
+                traceparent?: components["parameters"]["TraceparentHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PetUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx acknowledges the event; any other answer, a redirect included, is a failure, retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderPlaced: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id, the same on every attempt to deliver it (Standard Webhooks): a
+                 *     receiver that has seen it may answer `2xx` and do nothing more.
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was made, in seconds since the Unix epoch; a receiver refuses one too far from its own clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 of the HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`
+                 *     under the endpoint's secret; two such entries, space-separated, while a rotated
+                 *     secret's grace lasts. Any Standard Webhooks library verifies it.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                /** @description With tracing on, the delivery's span (W3C Trace Context), of the trace of the change that caused the event. */
+                traceparent?: components["parameters"]["TraceparentHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderPlacedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx acknowledges the event; any other answer, a redirect included, is a failure, retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id, the same on every attempt to deliver it (Standard Webhooks): a
+                 *     receiver that has seen it may answer `2xx` and do nothing more.
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was made, in seconds since the Unix epoch; a receiver refuses one too far from its own clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 of the HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`
+                 *     under the endpoint's secret; two such entries, space-separated, while a rotated
+                 *     secret's grace lasts. Any Standard Webhooks library verifies it.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                /** @description With tracing on, the delivery's span (W3C Trace Context), of the trace of the change that caused the event. */
+                traceparent?: components["parameters"]["TraceparentHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx acknowledges the event; any other answer, a redirect included, is a failure, retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id, the same on every attempt to deliver it (Standard Webhooks): a
+                 *     receiver that has seen it may answer `2xx` and do nothing more.
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was made, in seconds since the Unix epoch; a receiver refuses one too far from its own clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 of the HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`
+                 *     under the endpoint's secret; two such entries, space-separated, while a rotated
+                 *     secret's grace lasts. Any Standard Webhooks library verifies it.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                /** @description With tracing on, the delivery's span (W3C Trace Context), of the trace of the change that caused the event. */
+                traceparent?: components["parameters"]["TraceparentHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx acknowledges the event; any other answer, a redirect included, is a failure, retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
 }
+
+/** The operations of `paths`, by operationId: those the service serves. */
+export type PathOperationId = "listPets" | "createPet" | "getPet" | "updatePet" | "listOrders" | "placeOrder" | "getOrder" | "updateOrder" | "cancelOrder" | "listEvents" | "getEvent" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "rotateWebhookSecret" | "listWebhookDeliveries" | "recoverWebhookEndpoint";

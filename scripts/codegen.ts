@@ -1,7 +1,8 @@
 /**
  * Checks spec/openapi.yaml as the start does (src/contract/start-checks.ts), then writes
  * what is generated from the sources, each checked for drift in CI:
- * - spec/openapi.yaml into generated/openapi.ts, and the same types into
+ * - spec/openapi.yaml into generated/openapi.ts (and `PathOperationId`, the operations the
+ *   service serves, apart from the webhooks' in `operations`), and the same types into
  *   client/src/generated/openapi.ts: the client is a package of its own (petstore-client),
  *   whose published declarations may name no file outside it, with the client's table of
  *   operations (scripts/lib/client-operations.ts);
@@ -31,6 +32,7 @@ const INT64 = ts.factory.createUnionTypeNode([
 // The document the service would refuse to start with is refused here first, its
 // problems named, before any file is written.
 let operationsTable = ''
+let pathOperationIds: string[] = []
 try {
   // Imported here: reading the service's own document at import would throw outside this try.
   const { ApiDocument } = await import('../src/contract/document.ts')
@@ -39,6 +41,7 @@ try {
   const document = ApiDocument.read(source, 'spec/openapi.yaml')
   checkDocument(document, EMITTED_EVENTS)
   operationsTable = clientOperations(document)
+  pathOperationIds = [...document.operations.keys()]
 } catch (error) {
   console.error(`npm run codegen: ${(error as Error).message}`)
   process.exit(1)
@@ -52,8 +55,11 @@ const ast = await openapiTS(source, {
 })
 
 const header = '// Generated from spec/openapi.yaml by `npm run codegen`. Do not edit.\n\n'
+// `operations` holds the webhooks' too (each declares the request the service sends).
+const served = '\n/** The operations of `paths`, by operationId: those the service serves. */\n' +
+  `export type PathOperationId = ${pathOperationIds.map((id) => JSON.stringify(id)).join(' | ')};\n`
 for (const target of targets) {
-  await writeFile(new URL(`../${target}`, import.meta.url), header + astToString(ast))
+  await writeFile(new URL(`../${target}`, import.meta.url), header + astToString(ast) + served)
   console.log(`${target} written`)
 }
 await writeFile(new URL(`../${CLIENT_OPERATIONS}`, import.meta.url), operationsTable)

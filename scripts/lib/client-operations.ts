@@ -202,9 +202,9 @@ function render (described: Described[]): string {
   return [
     '// Generated from spec/openapi.yaml by `npm run codegen` (scripts/lib/client-operations.ts). Do not edit.\n',
     'import type { Operation } from "../operation.ts";',
-    'import type { operations } from "./openapi.ts";\n',
+    'import type { PathOperationId } from "./openapi.ts";\n',
     '/** Every operation of the document, by operationId, as the client calls it: one method each (../client.ts, ../types.ts). */',
-    `export const OPERATIONS = {\n${entries.join(',\n')}\n} as const satisfies Record<keyof operations, Operation>;\n`,
+    `export const OPERATIONS = {\n${entries.join(',\n')}\n} as const satisfies Record<PathOperationId, Operation>;\n`,
     '/** The one-page method of each list operation, and the operation it calls. */',
     `export interface PageMethods {\n${pages.join('')}}\n`
   ].join('\n')

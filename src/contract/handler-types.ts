@@ -5,10 +5,10 @@
  * `checkHandlers` checks the same pairing at start, against the document actually loaded.
  */
 import type { RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault, RouteHandlerMethod } from 'fastify'
-import type { operations } from '../../generated/openapi.ts'
+import type { operations, PathOperationId } from '../../generated/openapi.ts'
 import type { ApiDocument } from './document.ts'
 
-export type OperationId = keyof operations
+export type OperationId = PathOperationId
 
 /** `unknown` where the document declares nothing (openapi-typescript writes `never`). */
 type Declared<T> = [NonNullable<T>] extends [never] ? unknown : NonNullable<T>

@@ -64,6 +64,34 @@ function describe (error: ErrorObject, dataVar: string): string {
   }
 }
 
+/**
+ * The first failure, in words. A value none of an `anyOf`'s schemas takes (a status that is
+ * neither a status nor null) is described by them all, as a type list would be:
+ * `must be one of: available, pending, sold, null`, or `must be string or null`.
+ */
+function describeFirst (errors: ErrorObject[], dataVar: string): string {
+  const first = errors[0]!
+  const anyOf = errors.find((error) => error.keyword === 'anyOf' && error.instancePath === first.instancePath && first.schemaPath.startsWith(`${error.schemaPath}/`))
+  return (anyOf === undefined ? undefined : describeAnyOf(errors, anyOf, dataVar)) ?? describe(first, dataVar)
+}
+
+function describeAnyOf (errors: ErrorObject[], anyOf: ErrorObject, dataVar: string): string | undefined {
+  // Each branch's first failure, by the branch's index in the anyOf.
+  const firsts = new Map<string, ErrorObject>()
+  for (const error of errors) {
+    if (error === anyOf || error.instancePath !== anyOf.instancePath || !error.schemaPath.startsWith(`${anyOf.schemaPath}/`)) continue
+    const branch = error.schemaPath.slice(anyOf.schemaPath.length + 1).split('/')[0]!
+    if (!firsts.has(branch)) firsts.set(branch, error)
+  }
+  const failures = [...firsts.values()]
+  if (failures.length === 0 || failures.some((error) => error.keyword !== 'type' && error.keyword !== 'enum')) return undefined
+  const where = dataVar + anyOf.instancePath
+  const types = failures.filter((error) => error.keyword === 'type').map((error) => String(error.params.type).split(',').join(' or '))
+  const enums = failures.filter((error) => error.keyword === 'enum').flatMap((error) => (error.params.allowedValues as unknown[]).map(String))
+  // A value of a branch's type, not among its values: the values, and the other branches' types.
+  return enums.length > 0 ? `${where} must be one of: ${[...enums, ...types].join(', ')}` : `${where} must be ${types.join(' or ')}`
+}
+
 const UTF8 = /^utf-?8$/i
 
 /** The charset parameter of a Content-Type header, if any. */
@@ -106,7 +134,7 @@ export default fp(async function validation (app: FastifyInstance) {
     return part === 'body' ? validate : integersAsDigits(rewritten, validate)
   }
   app.setValidatorCompiler(oncePerContent((route) => `${route.httpPart === 'body' ? 'body' : 'parameters'} ${stringify(route.schema)}`, compileRoute))
-  app.setSchemaErrorFormatter((errors, dataVar) => new Error(describe(errors[0]!, dataVar)))
+  app.setSchemaErrorFormatter((errors, dataVar) => new Error(describeFirst(errors, dataVar)))
   app.addHook('preValidation', (request, _reply, done) => {
     const undecodable = request.routeOptions.schema?.querystring !== undefined && !queryDecodes(request.url)
     done(undecodable ? new ApiError('invalid_request', 'querystring must be percent-encoded UTF-8') : undefined)

@@ -82,6 +82,7 @@ export function eventProblems (document: ApiDocument, emitted: EmittedEvents): s
     if (extra.length > 0) problems.push(`${where}: the envelope declares ${extra.join(', ')}, which the service never sends`)
     const typeField = (schema.properties as JsonObject | undefined)?.type as JsonObject | undefined
     if (typeField !== undefined && typeField.const !== type) problems.push(`${where}: the envelope's type must be const: ${type}`)
+    if (carries.previous && missing.length === 0) problems.push(...previousProblems(document, schema, where))
   }
   const schemas = (document.document.components as JsonObject | undefined)?.schemas as JsonObject | undefined
   const enumProblem = (name: string, expected: readonly string[], what: string) => {
@@ -94,6 +95,36 @@ export function eventProblems (document: ApiDocument, emitted: EmittedEvents): s
   }
   enumProblem('EventType', declared, 'the types under webhooks')
   enumProblem('WebhookEventSelection', eventSelections(declared), 'the types under webhooks, <resource>.* for each of their resources, and *')
+  return problems
+}
+
+/** Whether `schema` takes `null`: its type is or lists `null`, or one of its `anyOf` or `oneOf` does. */
+function takesNull (document: ApiDocument, node: unknown): boolean {
+  const schema = document.dereference(node as JsonObject) as JsonObject
+  const type = schema.type
+  if (type === 'null' || (Array.isArray(type) && type.includes('null'))) return true
+  return [...(schema.anyOf ?? []) as unknown[], ...(schema.oneOf ?? []) as unknown[]].some((branch) => takesNull(document, branch))
+}
+
+/**
+ * `previous` declares each field of `data` but `id` (which never changes), each taking
+ * `null` (a field absent before the change), and nothing else: what it carries is serialized
+ * from `data`'s fields (`envelopeSerializers`), and a client reads its types from here. So a
+ * field added to `Pet` and not to the pet's `previous` stops the start, naming it.
+ */
+function previousProblems (document: ApiDocument, envelope: JsonObject, where: string): string[] {
+  const properties = envelope.properties as JsonObject
+  const data = document.dereference(properties.data!) as JsonObject
+  const previous = document.dereference(properties.previous!) as JsonObject
+  const fields = Object.keys((data.properties ?? {}) as JsonObject).filter((field) => field !== 'id')
+  const declared = (previous.properties ?? {}) as JsonObject
+  const problems: string[] = []
+  const missing = fields.filter((field) => declared[field] === undefined)
+  const extra = Object.keys(declared).filter((field) => !fields.includes(field))
+  const notNull = fields.filter((field) => declared[field] !== undefined && !takesNull(document, declared[field]))
+  if (missing.length > 0) problems.push(`${where}: previous lacks ${missing.join(', ')}, a field of data that a change may change`)
+  if (extra.length > 0) problems.push(`${where}: previous declares ${extra.join(', ')}, which data does not have`)
+  if (notNull.length > 0) problems.push(`${where}: previous must take null for ${notNull.join(', ')} (a field absent before the change)`)
   return problems
 }
 

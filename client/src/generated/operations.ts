@@ -1,7 +1,7 @@
 // Generated from spec/openapi.yaml by `npm run codegen` (scripts/lib/client-operations.ts). Do not edit.
 
 import type { Operation } from "../operation.ts";
-import type { operations } from "./openapi.ts";
+import type { PathOperationId } from "./openapi.ts";
 
 /** Every operation of the document, by operationId, as the client calls it: one method each (../client.ts, ../types.ts). */
 export const OPERATIONS = {
@@ -85,7 +85,7 @@ export const OPERATIONS = {
      * Sends an `Idempotency-Key` (yours, or a new UUID): a retry never does it twice.
      */
     recoverWebhookEndpoint: { method: "POST", path: "/webhook-endpoints/{endpointId}/recover", pathParameters: ["endpointId"] as [endpointId: "endpointId"], body: "application/json", defaulted: [], query: "none", idempotencyKey: true, ifMatch: false, paged: false, answer: "json" }
-} as const satisfies Record<keyof operations, Operation>;
+} as const satisfies Record<PathOperationId, Operation>;
 
 /** The one-page method of each list operation, and the operation it calls. */
 export interface PageMethods {

@@ -59,8 +59,10 @@ export function startTracing (env: NodeJS.ProcessEnv = process.env): NodeSDK {
         // where no route matched (a 404), as the HTTP conventions name such a span.
         requestHook: (span, request) => { span.updateName(request.routeOptions.url === undefined ? request.method : `${request.method} ${request.routeOptions.url}`) }
       }),
-      on('pg') && new PgInstrumentation(),
-      on('ioredis') && new IORedisInstrumentation()
+      // Statements and commands inside a trace only: a poll, a probe or a migration is no
+      // request, and would otherwise be a trace of its own, every second of an idle service.
+      on('pg') && new PgInstrumentation({ requireParentSpan: true }),
+      on('ioredis') && new IORedisInstrumentation({ requireParentSpan: true })
     ].filter((instrumentation) => instrumentation !== false)
   })
   sdk.start()

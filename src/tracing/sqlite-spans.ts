@@ -3,6 +3,8 @@
  * instrumentation covers better-sqlite3. A statement runs synchronously, so its span is
  * exactly its time on the thread. Made only for statements Kysely runs (every query of the
  * service), by wrapping each prepared statement once; with tracing off nothing is wrapped.
+ * Only inside a trace, as pg's and ioredis's (`requireParentSpan`): a statement no request
+ * caused (a poll, a probe, a migration) would be a trace of its own, every second.
  */
 import { SpanKind, SpanStatusCode, trace, type Span } from '@opentelemetry/api'
 import type { SqliteStatement } from 'kysely'
@@ -15,6 +17,7 @@ function operationOf (sql: string): string {
 }
 
 function inSpan<T> (name: string, sql: string, run: () => T): T {
+  if (trace.getActiveSpan() === undefined) return run()
   const span: Span = tracer.startSpan(name, {
     kind: SpanKind.CLIENT,
     attributes: { 'db.system.name': 'sqlite', 'db.operation.name': name, 'db.query.text': sql }

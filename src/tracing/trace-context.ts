@@ -37,6 +37,15 @@ export function activeTraceFields (): Record<string, string> {
   return { trace_id: traceId, span_id: spanId, trace_flags: hexFlags(traceFlags) }
 }
 
+/**
+ * `work` run outside any trace: background work a request only wakes (the dispatcher's
+ * claims, the numbering pass) is no part of what that request caused, and, with no span
+ * active, its statements make no spans at all.
+ */
+export function inRootContext<T> (work: () => T): T {
+  return context.with(ROOT_CONTEXT, work)
+}
+
 /** `work`, run in the context active now: a group commit runs each write in its caller's trace. */
 export function inCallersContext<F extends (...args: never[]) => unknown> (work: F): F {
   return context.bind(context.active(), work)

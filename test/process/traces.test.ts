@@ -6,48 +6,19 @@
  * `traceparent` of that trace; and each of the request's log lines names it. On SQLite,
  * and on PostgreSQL with Redis (their instrumentations' spans).
  */
-import { randomBytes } from 'node:crypto'
 import t, { type Test } from 'tap'
-import { startServer } from '../helpers/process.ts'
-import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.ts'
+import { callerSpan, CLIENT, SERVER, startOtlpReceiver, startTracedServer, type ReceivedSpan } from '../helpers/otlp-receiver.ts'
 import { startReceiver } from '../helpers/receiver.ts'
 import { createPostgresDatabase, postgresSkipReason, REDIS_URL, redisSkipReason } from '../helpers/services.ts'
-import { TEST_SECRETS_KEY } from '../helpers/app.ts'
 import { until } from '../helpers/until.ts'
 
 const KEY = 'traces-process-test-key-not-a-secret'
 const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }
 
-const CLIENT = 3
-const SERVER = 2
-
-async function tracedService (t: Test, otlp: OtlpReceiver, env: Record<string, string> = {}) {
-  return await startServer(t, {
-    PETSTORE_API_KEYS: KEY,
-    LOG_LEVEL: 'info',
-    WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32',
-    WEBHOOK_SECRETS_KEY: TEST_SECRETS_KEY,
-    OTEL_EXPORTER_OTLP_ENDPOINT: otlp.endpoint,
-    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-    // Named by its own variable, or (the PostgreSQL run) among the resource's attributes.
-    ...(env.OTEL_RESOURCE_ATTRIBUTES === undefined && { OTEL_SERVICE_NAME: 'petstore-under-test' }),
-    // Spans sent every 100 ms rather than every 5 s: the test waits for them.
-    OTEL_BSP_SCHEDULE_DELAY: '100',
-    ...env
-  }, { built: true })
-}
-
-/** A caller's own span: the parent the request's spans must have. */
-function callerSpan () {
-  const traceId = randomBytes(16).toString('hex')
-  const spanId = randomBytes(8).toString('hex')
-  return { traceId, spanId, traceparent: `00-${traceId}-${spanId}-01` }
-}
-
 async function placeOrderTraced (t: Test, env: Record<string, string>, database: string) {
   const otlp = await startOtlpReceiver(t)
   const hooks = await startReceiver(t)
-  const server = await tracedService(t, otlp, env)
+  const server = await startTracedServer(t, otlp, KEY, env)
   const pet = await (await fetch(`${server.base}/v1/pets`, { method: 'POST', headers, body: JSON.stringify({ name: 'Rex', categoryId: 1, status: 'available' }) })).json() as { id: number }
   const endpoint = await fetch(`${server.base}/v1/webhook-endpoints`, { method: 'POST', headers, body: JSON.stringify({ url: hooks.url, events: ['order.*'] }) })
   t.equal(endpoint.status, 201, 'an endpoint for orders')

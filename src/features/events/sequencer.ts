@@ -19,6 +19,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import type pg from 'pg'
+import { inRootContext } from '../../tracing/trace-context.ts'
 
 export const EVENTS_CHANNEL = 'petstore_events'
 
@@ -89,7 +90,8 @@ export class Sequencer {
       this.#again = true
       return
     }
-    this.#running = this.#run().finally(() => { this.#running = undefined })
+    // Woken by a write's answer, but numbering every instance's events: outside its trace.
+    this.#running = inRootContext(async () => this.#run()).finally(() => { this.#running = undefined })
   }
 
   /** Resolves once no pass runs or is due, the passes asked for meanwhile done. */

@@ -29,6 +29,7 @@ import { openSecret, type SecretsKey } from './sealing.ts'
 import type { SecretsKeySource } from './secrets-key.ts'
 import { webhookHeaders } from './signature.ts'
 import { tracedAttempt } from './traced-attempt.ts'
+import { inRootContext } from '../../tracing/trace-context.ts'
 
 export interface DispatcherOptions {
   timeoutMs: number
@@ -74,7 +75,7 @@ class Batches<T> {
     return new Promise((resolve, reject) => {
       this.#pending.push({ item, done: (error) => { if (error === undefined) resolve(); else reject(error) } })
       // #drain never rejects: each batch's failure goes to its own entries.
-      if (!this.#writing) this.#drain().catch(() => {})
+      if (!this.#writing) inRootContext(async () => this.#drain()).catch(() => {})
     })
   }
 
@@ -122,7 +123,8 @@ export class Dispatcher {
       this.#again = true
       return
     }
-    this.#running = this.#run().finally(() => { this.#running = undefined })
+    // Woken by a request, but no part of it: outside its trace.
+    this.#running = inRootContext(async () => this.#run()).finally(() => { this.#running = undefined })
   }
 
   /** Resolves once no claim runs and no attempt is under way (what a test waits for). */

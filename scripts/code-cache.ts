@@ -11,6 +11,7 @@ import { SETTINGS } from '../src/config/config.ts'
 import { npmStart, spawnServer } from './lib/spawn-server.ts'
 
 const cache = new URL('../dist/bundle.cjs.cache', import.meta.url)
+const cacheMade = new URL('../dist/bundle.cjs.cache.json', import.meta.url)
 const KEY = 'code-cache-build-key-not-a-secret'
 /**
  * None of the service's settings in the environment the build runs in: a REDIS_URL to
@@ -23,6 +24,7 @@ const cleared = Object.fromEntries(Object.keys(process.env)
   .map((name) => [name, undefined])) as unknown as Record<string, string>
 
 rmSync(cache, { force: true })
+rmSync(cacheMade, { force: true })
 const { env, nodeArgs } = npmStart()
 const server = await spawnServer('dist/server.js', {
   ...cleared, ...env, PETSTORE_WRITE_CODE_CACHE: '1', DATABASE_URL: ':memory:', PETSTORE_API_KEYS: KEY, HOST: '127.0.0.1'
@@ -40,4 +42,4 @@ try {
   server.child.kill('SIGTERM')
   await once(server.child, 'exit')
 }
-if (!existsSync(cache)) throw new Error(`the service did not write its code cache:\n${server.output()}`)
+if (!existsSync(cache) || !existsSync(cacheMade)) throw new Error(`the service did not write its code cache:\n${server.output()}`)

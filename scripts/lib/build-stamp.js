@@ -17,6 +17,9 @@
  * one tick, with the same size, would look unchanged. `ctime`, which no copy or `touch`
  * can set, is among the times; a copied project is then hashed in full, as before.
  *
+ * It also names the Node that built: the bundle's code cache is V8's, for that Node alone,
+ * so a start on another Node (an upgrade) rebuilds, as for a source changed.
+ *
  * Plain JavaScript, checked by tsc through JSDoc: `npm start` runs it before any build
  * exists, and Node 20 runs no TypeScript without a loader.
  */
@@ -53,7 +56,13 @@ const PENDING = 'dist/build-stamp.pending.json'
  * @property {Record<string, string>} inputs every input file (relative path, `/`-separated) with the hash of its contents, in INPUTS order
  * @property {Record<string, FileStat>} stats
  * @property {number} hashedAt
+ * @property {string} runtime the Node that built (`runtime()`)
  */
+
+/** This Node, as the build depends on it: its version and its V8's. */
+export function runtime () {
+  return `Node ${process.version} (V8 ${process.versions.v8})`
+}
 
 /** Times within this much before the hashing began are not trusted to tell a change. */
 const RACY_MS = 3000
@@ -83,7 +92,7 @@ export function hashInputs (root = projectRoot(), known) {
       inputs[file] = unchanged ? known.inputs[file] : createHash('sha256').update(readFileSync(new URL(file, root))).digest('base64url')
     }
   }
-  return { inputs, stats, hashedAt }
+  return { inputs, stats, hashedAt, runtime: runtime() }
 }
 
 /** `input` itself when it is a file, the files under it when a folder, nothing when absent. */
@@ -117,6 +126,7 @@ export function staleness (root = projectRoot()) {
   } catch {}
   const built = stamp?.inputs
   if (built === undefined || typeof built !== 'object') return 'dist/ holds no complete build'
+  if (stamp?.runtime !== runtime()) return `dist/ was built by ${stamp?.runtime ?? 'another Node'}, and this is ${runtime()}`
   // A stamp without stats (an older version of this file's) has every file read.
   const known = typeof stamp?.stats === 'object' && typeof stamp.hashedAt === 'number' ? /** @type {Hashed} */ (stamp) : undefined
   const now = hashInputs(root, known).inputs

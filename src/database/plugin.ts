@@ -16,9 +16,17 @@ declare module 'fastify' {
   }
 }
 
-/** An error of opening or migrating, naming the database, so a failed start says which. */
-function cannotOpen (url: string, error: unknown): Error {
-  return new Error(`the database ${describeDatabase(url)} could not be opened: ${(error as Error).message}`, { cause: error })
+/**
+ * An error of opening or migrating, naming the database, so a failed start says which; and,
+ * for SQLite's driver built for another Node (Node upgraded since `npm install`), the
+ * command that builds it again.
+ */
+export function cannotOpen (url: string, error: unknown): Error {
+  const { code, message } = error as NodeJS.ErrnoException
+  const rebuild = code === 'ERR_DLOPEN_FAILED' && /NODE_MODULE_VERSION/.test(message)
+    ? ` (better-sqlite3 was built for another version of Node than ${process.version}: run \`npm rebuild better-sqlite3\` with this one)`
+    : ''
+  return new Error(`the database ${describeDatabase(url)} could not be opened${rebuild}: ${message}`, { cause: error })
 }
 
 export default fp(async function database (app: FastifyInstance, options: DatabaseSettings) {

@@ -1,15 +1,17 @@
 /**
  * dist/server.js (what scripts/start.js runs) compiles the bundle with the code cache `npm run build` made for it
- * (scripts/bundle-entry.js, scripts/code-cache.ts): taken with npm start's node options;
- * refused by V8 with other ones, which a line on stderr says, and the service starts all the
- * same; not used with source maps on, where the bundle is required as a module.
+ * (scripts/bundle-entry.js, scripts/code-cache.ts): taken with the Node and npm start's node
+ * options it names beside it; not read with other ones, which a line on stderr says (V8
+ * refuses some, and another Node's every time), and the service starts all the same; not
+ * used with source maps on, where the bundle is required as a module.
  */
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import t, { type Test } from 'tap'
+import { npmStart } from '../../scripts/lib/spawn-server.ts'
 import { builtServer, startServer } from '../helpers/process.ts'
 import { AUTH, TEST_KEY } from '../helpers/app.ts'
 
-const REFUSED = /bundle\.cjs\.cache was made for another Node or other node options than npm start's; starting without it, which is slower \(npm run build makes it again\)\n/
+const REFUSED = /bundle\.cjs\.cache was made for another Node or other node options than these \(.*\); starting without it, which is slower \(npm run build makes it again\)\n/
 
 /**
  * The build started with npm start's node options and `nodeArgs` on a database in memory,
@@ -28,12 +30,14 @@ async function start (t: Test, nodeArgs: string[] = []) {
 t.test('with npm start\'s node options, the build\'s code cache is taken', async (t) => {
   await builtServer()
   t.ok(existsSync(new URL('../../dist/bundle.cjs.cache', import.meta.url)), 'npm run build made it')
+  t.same(JSON.parse(readFileSync(new URL('../../dist/bundle.cjs.cache.json', import.meta.url), 'utf8')),
+    { node: process.version, v8: process.versions.v8, options: npmStart().nodeArgs }, 'for this Node and npm start\'s options')
   const { served, output } = await start(t)
   t.equal(served, 200)
   t.notMatch(output, REFUSED, 'not refused')
 })
 
-t.test('with other node options, V8 refuses it: a line says so, and the service starts all the same', async (t) => {
+t.test('with other node options, it is not read: a line says so, and the service starts all the same', async (t) => {
   const { served, output } = await start(t, ['--max-semi-space-size=16'])
   t.equal(served, 200)
   t.match(output, REFUSED)

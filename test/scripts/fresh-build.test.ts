@@ -82,7 +82,7 @@ t.test('the stamp: a file whose size and times are those it was hashed with is n
   begin(url)
   end(url)
   const stamp = JSON.parse(readFileSync(join(dir, STAMP), 'utf8'))
-  t.same(Object.keys(stamp), ['inputs', 'stats', 'hashedAt'])
+  t.same(Object.keys(stamp), ['inputs', 'stats', 'hashedAt', 'runtime'])
   const rewrite = (change: (stamp: any) => void) => {
     const copy = structuredClone(stamp)
     change(copy)
@@ -107,6 +107,13 @@ t.test('the stamp: a file whose size and times are those it was hashed with is n
   writeFileSync(join(dir, 'src/server.ts'), 'export {}\n')
   rewrite((copy) => { delete copy.stats; delete copy.hashedAt })
   t.equal(staleness(url), undefined, 'a stamp without stats (an older build\'s): every file read, still fresh')
+
+  // The bundle's code cache is V8's, for the Node that built it.
+  t.equal(stamp.runtime, `Node ${process.version} (V8 ${process.versions.v8})`)
+  rewrite((copy) => { copy.runtime = 'Node v20.0.0 (V8 11.3.244.8-node.1)' })
+  t.equal(staleness(url), `dist/ was built by Node v20.0.0 (V8 11.3.244.8-node.1), and this is ${stamp.runtime as string}`, 'built by another Node: stale')
+  rewrite((copy) => { delete copy.runtime })
+  t.equal(staleness(url), `dist/ was built by another Node, and this is ${stamp.runtime as string}`, 'a stamp that names none')
 })
 
 t.test('npm run build writes the stamp last, and removes it first', async (t) => {

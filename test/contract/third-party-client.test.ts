@@ -7,7 +7,7 @@
  * `ref-to-whole-component` rule of .spectral.yaml); this proves it on a widely used generator.
  *
  * @hey-api/openapi-ts is pinned to 0.85.2, the newest release that runs on every Node the
- * service supports (^20.12.0): the releases after it need Node 20.19. It runs offline, on a
+ * service supports (^20.16.0): the releases after it need Node 20.19. It runs offline, on a
  * file, with its defaults (the types, the SDK and its own fetch client, written beside them),
  * from its command line, as a consumer runs it; the client is checked as a bundler's project
  * checks it (`skipLibCheck`, as `tsc --init` writes it: the client is checked, not the DOM's

@@ -15,7 +15,6 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http'
 import type * as Https from 'node:https'
-import { createRequire } from 'node:module'
 import type { LookupFunction } from 'node:net'
 import ipaddr from 'ipaddr.js'
 import { hostOf, mayConnect, systemLookup, type Lookup, type Network } from './addresses.ts'
@@ -23,10 +22,10 @@ import { hostOf, mayConnect, systemLookup, type Lookup, type Network } from './a
 /**
  * `node:https`, loaded when an endpoint first needs it, not at start: it loads TLS, which
  * is a twentieth of a start that serves no TLS (the bundle makes Fastify's own load of it
- * as lazy: scripts/bundle.ts).
+ * as lazy: scripts/bundle.ts). Node loads it for us (`process.getBuiltinModule`, Node
+ * 20.16 and 22.3), where a `require` of our own had to be made for it.
  */
-let https: typeof Https | undefined
-const httpsModule = () => (https ??= createRequire(import.meta.url)('node:https') as typeof Https)
+const httpsModule = (): typeof Https => process.getBuiltinModule('node:https')
 
 /** Says who sends a delivery; tracing also tells attempts apart by it (src/tracing/sdk.ts). */
 export const WEBHOOK_USER_AGENT = 'petstore-webhooks/1'

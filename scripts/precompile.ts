@@ -11,13 +11,13 @@ import { writeFileSync } from 'node:fs'
 /** A module of the build, typed as its source. */
 const built = async <T>(path: string): Promise<T> => await import(new URL(`../dist/src/${path}`, import.meta.url).href) as T
 
-const { recordPrecompiled } = await built<typeof import('../src/contract/precompiled.ts')>('contract/precompiled.js')
+const { precompiled, recordPrecompiled } = await built<typeof import('../src/contract/precompiled.ts')>('contract/precompiled.js')
 const recorded = recordPrecompiled()
 const { loadConfig } = await built<typeof import('../src/config/config.ts')>('config/config.js')
 const { appOptions, buildApp } = await built<typeof import('../src/app.ts')>('app.js')
 
 // The default settings, not this shell's: the environment given is the whole of it.
-const config = loadConfig({ DATABASE_URL: ':memory:', PETSTORE_API_KEYS: 'precompile-build-key-not-a-secret' })
+const config = loadConfig({ DATABASE_URL: ':memory:', PETSTORE_API_KEYS: 'precompile-build-key-not-a-secret' }, precompiled)
 const app = await buildApp(appOptions(config))
 await app.ready()
 await app.close()

@@ -3,6 +3,7 @@
  */
 import { appOptions, buildApp } from './app.ts'
 import { loadConfig, type Config } from './config/config.ts'
+import { precompiled } from './contract/precompiled.ts'
 import { announceFirstRunKey, ensureFirstRunKey } from './features/api-keys/first-run.ts'
 import { loggerOptions } from './config/logger.ts'
 import { TurnBatchedDestination } from './config/log-destination.ts'
@@ -10,10 +11,11 @@ import { startMetricsServer, type MetricsServer } from './features/metrics/serve
 import { closeGracefully } from './http/graceful-shutdown.ts'
 import { startFailure } from './config/start-failure.ts'
 import { flushTraces } from './tracing/flush.ts'
+import { activeTraceFields } from './tracing/trace-context.ts'
 
 let config: Config
 try {
-  config = loadConfig()
+  config = loadConfig(process.env, precompiled)
 } catch (error) {
   console.error(`Invalid configuration: ${(error as Error).message}`)
   process.exit(1)
@@ -29,7 +31,7 @@ function cannotStart (portSetting: string) {
 
 // JSON lines to standard output, a turn of the event loop's lines at a time; pino-pretty,
 // for a person at a terminal, writes from a worker of its own.
-const logOptions = loggerOptions(config.log, process.stdout.isTTY === true, config.tracing.enabled)
+const logOptions = loggerOptions(config.log, process.stdout.isTTY === true, config.tracing.enabled ? activeTraceFields : undefined)
 const logger = 'transport' in logOptions ? logOptions : { ...logOptions, stream: new TurnBatchedDestination(1) }
 
 /**

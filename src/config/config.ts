@@ -5,11 +5,8 @@
 import { Ajv, type JSONSchemaType, type ValidateFunction } from 'ajv'
 import standaloneCode from 'ajv/dist/standalone/index.js'
 import { DEFAULTS } from './defaults.ts'
-import { precompiled, recordingPrecompiled } from '../contract/precompiled.ts'
-import { parseNetworks, type Network } from '../features/webhooks/addresses.ts'
-import { parseRetryDelays } from '../features/webhooks/retries.ts'
-import { secretsKeyFromText } from '../features/webhooks/sealing.ts'
-import { instrumentationEnabled, tracingRequested } from '../tracing/settings.ts'
+import { instrumentationEnabled, tracingRequested } from './tracing.ts'
+import { parseApiKeys, parseNetworks, parseRetryDelays, parseTrustProxy, secretsKeyBytes, type Network, type TrustProxy } from './values.ts'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -143,11 +140,7 @@ export interface Config {
   redisCommandTimeoutMs: number
   /** Requests per minute: per API key (0: no limit) and per address without a valid key. */
   rateLimit: { perKey: number, anonymous: number }
-  /**
-   * Fastify's trustProxy: false; a hop count (how many proxies stand in front); the
-   * proxies' addresses or CIDRs; or true (trust any X-Forwarded-For: unsafe, see docs/operating/README.md).
-   */
-  trustProxy: boolean | number | string[]
+  trustProxy: TrustProxy
   timeouts: { requestMs: number, headersMs: number, keepAliveMs: number, connectionMs: number, shutdownGraceMs: number, responseMs: number }
   /** 0 turns a check off. */
   pressure: { maxEventLoopDelayMs: number, maxEventLoopUtilization: number, maxHeapUsedBytes: number }
@@ -158,7 +151,7 @@ export interface Config {
   metricsKeepAliveMs: number
   /**
    * Whether the standard OTEL_* variables ask for traces, and whether SQLite's statements are
-   * spans then (src/tracing/settings.ts).
+   * spans then (./tracing.ts).
    */
   tracing: { enabled: boolean, sqliteStatements: boolean }
 }
@@ -189,16 +182,6 @@ function parsedAs<T> (name: string, parse: (text: string) => T, text: string): T
   }
 }
 
-// Shorter keys are guessable; the service's own keys are 47 characters.
-const MIN_KEY_LENGTH = 16
-
-function parseTrustProxy (value: string): Config['trustProxy'] {
-  if (value === '' || value === 'false') return DEFAULTS.trustProxy
-  if (value === 'true') return true
-  if (/^\d+$/.test(value)) return Number(value)
-  return value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')
-}
-
 /**
  * Ajv as env-schema sets it up: strings coerced to the declared types, defaults filled in,
  * unknown variables dropped, every error reported. Used directly: env-schema made an Ajv
@@ -208,30 +191,44 @@ function parseTrustProxy (value: string): Config['trustProxy'] {
  * process, so the code Ajv generates is not optimized (half the compilation's time).
  */
 const makeAjv = () => new Ajv({
-  allErrors: true, removeAdditional: true, useDefaults: true, coerceTypes: true, allowUnionTypes: true, validateSchema: false, code: { optimize: false, source: recordingPrecompiled() }
+  allErrors: true, removeAdditional: true, useDefaults: true, coerceTypes: true, allowUnionTypes: true, validateSchema: false, code: { optimize: false, source: true }
 })
 let ajv: Ajv | undefined
 let validateEnv: ValidateFunction<Env> | undefined
 
-/** The validator of the environment: the build's (../contract/precompiled.ts), or compiled now. */
-function envValidator (): ValidateFunction<Env> {
+/**
+ * How a function is made from an input that decides it whole: compiled now, or, given by the
+ * server and the build, the build's code when it wrote one (../contract/precompiled.ts),
+ * which keeps the compilation out of a start. Given, not imported, so that config/ imports
+ * nothing of the rest of the service. `moduleOf` writes a made function's code, for the build.
+ */
+export type Precompiled = <T>(input: string, compile: () => T, moduleOf: (compiled: T) => string) => T
+
+const compiledNow: Precompiled = (_input, compile) => compile()
+
+/**
+ * The validator of the environment. Ajv keeps the code it writes (`source`), so that the
+ * build can record it: one validator, made once per process.
+ */
+function envValidator (precompiled: Precompiled): ValidateFunction<Env> {
   const envSchema = { ...schema, additionalProperties: false }
   return precompiled(`environment ${JSON.stringify(envSchema)}`,
     () => (ajv ??= makeAjv()).compile<Env>(envSchema),
     (validate) => standaloneCode.default(ajv!, validate))
 }
 
-export function loadConfig (env: NodeJS.ProcessEnv = process.env): Config {
-  validateEnv ??= envValidator()
+/**
+ * The Config of `env`; throws naming the first variable that is wrong. Its validator is made
+ * on the first call, by `precompiled` (the server's and the build's take the build's code).
+ */
+export function loadConfig (env: NodeJS.ProcessEnv = process.env, precompiled: Precompiled = compiledNow): Config {
+  validateEnv ??= envValidator(precompiled)
   // A copy: validation coerces, fills in and removes in place.
   const parsed: unknown = { ...env }
   if (!validateEnv(parsed)) throw new Error((ajv ??= makeAjv()).errorsText(validateEnv.errors, { dataVar: 'env' }))
-  const apiKeys = parsed.PETSTORE_API_KEYS.split(',').map((key) => key.trim()).filter((key) => key !== '')
-  if (apiKeys.some((key) => key.length < MIN_KEY_LENGTH || /\s/.test(key))) {
-    throw new Error(`PETSTORE_API_KEYS: each key must be at least ${MIN_KEY_LENGTH} characters without spaces`)
-  }
+  const apiKeys = parsedAs('PETSTORE_API_KEYS', parseApiKeys, parsed.PETSTORE_API_KEYS)
   // Checked here, so that a bad key stops the start as the other variables do.
-  if (parsed.WEBHOOK_SECRETS_KEY !== '') secretsKeyFromText(parsed.WEBHOOK_SECRETS_KEY, 'WEBHOOK_SECRETS_KEY')
+  if (parsed.WEBHOOK_SECRETS_KEY !== '') secretsKeyBytes(parsed.WEBHOOK_SECRETS_KEY, 'WEBHOOK_SECRETS_KEY')
   if (parsed.HEADERS_TIMEOUT_MS > parsed.REQUEST_TIMEOUT_MS) {
     throw new Error('HEADERS_TIMEOUT_MS must not be larger than REQUEST_TIMEOUT_MS')
   }

@@ -6,7 +6,6 @@ import type { FastifyRequest, FastifyServerOptions } from 'fastify'
 import pino from 'pino'
 import type { Config } from './config.ts'
 import { redactText, redactUrl } from './redact.ts'
-import { activeTraceFields } from '../tracing/trace-context.ts'
 
 /**
  * Secrets never reach a log line. A request, logged as `req` or `request`, is written by
@@ -46,16 +45,17 @@ function serializeError (error: Error): ReturnType<typeof pino.stdSerializers.er
 }
 
 /**
- * With `tracing`, each line names the span it was written in (`trace_id`, `span_id`): a
- * request's lines, the trace of that request.
+ * With `traceFields` (tracing's, given by the server when tracing is on:
+ * ../tracing/trace-context.ts), each line names the span it was written in (`trace_id`,
+ * `span_id`): a request's lines, the trace of that request.
  */
-export function loggerOptions (log: Config['log'], isTerminal = process.stdout.isTTY === true, tracing = false) {
+export function loggerOptions (log: Config['log'], isTerminal = process.stdout.isTTY === true, traceFields?: () => Record<string, string>) {
   const pretty = log.format === 'pretty' || (log.format === 'auto' && isTerminal)
   return {
     level: log.level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     serializers: { req: serializeRequest, request: serializeRequest, err: serializeError },
-    ...(tracing && { mixin: activeTraceFields }),
+    ...(traceFields !== undefined && { mixin: traceFields }),
     ...(pretty && { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } })
   } satisfies FastifyServerOptions['logger']
 }

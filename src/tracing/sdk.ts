@@ -23,7 +23,7 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http'
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis'
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg'
 import { WEBHOOK_USER_AGENT } from '../features/webhooks/attempt.ts'
-import { instrumentationEnabled, type Instrumentation } from './settings.ts'
+import { instrumentationEnabled, type Instrumentation } from '../config/tracing.ts'
 
 /** Probes, every few seconds, are no request anyone follows. */
 const UNTRACED_ROUTES = new Set(['/healthz', '/readyz'])

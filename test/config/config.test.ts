@@ -1,7 +1,7 @@
 import t from 'tap'
 import { loadConfig } from '../../src/config/config.ts'
 import { DEFAULTS } from '../../src/config/defaults.ts'
-import { parseNetworks } from '../../src/features/webhooks/addresses.ts'
+import { parseNetworks } from '../../src/config/values.ts'
 import { AUTH, build } from '../helpers/app.ts'
 
 t.test('defaults', async (t) => {

@@ -10,7 +10,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { stringify } from 'lossless-json'
 import type { Test } from 'tap'
 import { apiDocument, type JsonObject } from '../../src/contract/document.ts'
-import { parseNetworks } from '../../src/features/webhooks/addresses.ts'
+import { parseNetworks } from '../../src/config/values.ts'
 import { AUTH, build } from '../helpers/app.ts'
 import { walkPages } from '../helpers/store.ts'
 import { contractViolations } from './contract.ts'

@@ -75,22 +75,24 @@ t.test('the service with the code the build writes answers every request as the 
 t.test('the environment is read alike by its validator written as code', async (t) => {
   const recorded = recordPrecompiled()
   // Afresh, so that its validator is compiled (and recorded) now, whatever ran before.
-  const compiled = await t.mockImport<typeof Config>('../../src/config/config.ts', { '../../src/contract/precompiled.ts': precompiledModule })
+  const compiled = await t.mockImport<typeof Config>('../../src/config/config.ts')
   const environments: Array<Record<string, string>> = [
     {}, { PORT: '8080', LOG_LEVEL: 'debug', UNKNOWN: 'dropped' }, { PORT: 'eighty' }, { PORT: '70000', LOG_LEVEL: 'loud' }, { BODY_LIMIT: '0' }
   ]
-  const read = (config: typeof Config, env: Record<string, string>) => {
+  // As the server reads it: its validator the build's code when there is one.
+  const read = (config: typeof Config, precompiled: Config.Precompiled, env: Record<string, string>) => {
     try {
-      return config.loadConfig({ PETSTORE_API_KEYS: 'config-test-key-not-a-secret', ...env })
+      return config.loadConfig({ PETSTORE_API_KEYS: 'config-test-key-not-a-secret', ...env }, precompiled)
     } catch (error) {
       return (error as Error).message
     }
   }
-  const expected = environments.map((env) => read(compiled, env))
+  const expected = environments.map((env) => read(compiled, precompiledModule.precompiled, env))
   t.equal(recorded.size, 1, 'the one validator recorded')
   const { map, used } = precompiledFrom(recorded)
-  const written = await withPrecompiled<typeof Config>(t, '../../src/config/config.ts', map)
-  t.strictSame(environments.map((env) => read(written, env)), expected)
+  const written = await withPrecompiled<typeof precompiledModule>(t, '../../src/contract/precompiled.ts', map)
+  const config = await t.mockImport<typeof Config>('../../src/config/config.ts')
+  t.strictSame(environments.map((env) => read(config, written.precompiled, env)), expected)
   t.equal(used.size, 1, 'taken from the code written')
   t.match(expected[2], /PORT must be integer/, 'a refusal among them')
 })

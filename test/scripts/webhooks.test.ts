@@ -16,7 +16,7 @@ import { runScript, scriptResult, tempDir } from '../helpers/process.ts'
 import { startReceiver, type Receiver } from '../helpers/receiver.ts'
 import { until } from '../helpers/until.ts'
 import type { AppOptions } from '../../src/app.ts'
-import { parseNetworks } from '../../src/features/webhooks/addresses.ts'
+import { parseNetworks } from '../../src/config/values.ts'
 import { newSecretsKey, secretsKeyFromText } from '../../src/features/webhooks/sealing.ts'
 
 const LOCAL = parseNetworks('127.0.0.0/8')

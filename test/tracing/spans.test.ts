@@ -15,9 +15,9 @@ import { captureLog } from '../helpers/log.ts'
 import { startReceiver } from '../helpers/receiver.ts'
 import { until } from '../helpers/until.ts'
 import { isPostgres } from '../../src/database/connect.ts'
-import { parseNetworks } from '../../src/features/webhooks/addresses.ts'
+import { parseNetworks } from '../../src/config/values.ts'
 import { loggerOptions } from '../../src/config/logger.ts'
-import { contextOf } from '../../src/tracing/trace-context.ts'
+import { activeTraceFields, contextOf } from '../../src/tracing/trace-context.ts'
 import type { AppOptions } from '../../src/app.ts'
 
 const exporter = new InMemorySpanExporter()
@@ -125,7 +125,7 @@ t.test('a webhook attempt is a client span of the change\'s trace, linked to it,
 t.test('log lines name the span they were written in; with tracing off, none does', async (t) => {
   for (const tracing of [true, false]) {
     const log = captureLog()
-    const app = await service(t, { traceSqliteStatements: tracing, logger: { ...loggerOptions({ level: 'info', format: 'json' }, false, tracing), stream: log.stream } })
+    const app = await service(t, { traceSqliteStatements: tracing, logger: { ...loggerOptions({ level: 'info', format: 'json' }, false, tracing ? activeTraceFields : undefined), stream: log.stream } })
     const { span, result } = await inSpan('request', () => app.inject({ url: '/v1/pets/999', headers: AUTH }))
     t.equal(result.statusCode, 404)
     const lines = log.lines.filter((line) => line.reqId === result.headers['x-request-id'])

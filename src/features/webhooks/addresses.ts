@@ -21,9 +21,10 @@
  * outright: the registry does not call them globally reachable, and what they reach goes
  * through a relay or translator the service does not choose.
  *
- * `WEBHOOK_ALLOWED_NETWORKS` lets chosen networks through, before any range is looked at,
- * and plain `http` to them: how local development and the tests reach a receiver on
- * 127.0.0.1. An IPv4 network lets through the IPv4-mapped form of its addresses too.
+ * `WEBHOOK_ALLOWED_NETWORKS` (read by ../../config/values.ts) lets chosen networks through,
+ * before any range is looked at, and plain `http` to them: how local development and the
+ * tests reach a receiver on 127.0.0.1. An IPv4 network lets through the IPv4-mapped form of
+ * its addresses too.
  *
  * The check runs when an endpoint is saved (`checkWebhookUrl`, on every address its host
  * resolves to) and again at each delivery, on the address actually connected
@@ -32,8 +33,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises'
 import { isIPv6 } from 'node:net'
 import ipaddr from 'ipaddr.js'
-
-export type Network = [ipaddr.IPv4 | ipaddr.IPv6, number]
+import type { Network } from '../../config/values.ts'
 
 /**
  * What becomes of an address in a range: `public` (the registry calls it globally
@@ -149,17 +149,6 @@ function judged (address: ipaddr.IPv4 | ipaddr.IPv6): string | undefined {
   if (range.verdict === PUBLIC) return undefined
   if (range.verdict === EMBEDDED) return judged(new ipaddr.IPv4(address.toByteArray().slice(12)))
   return SAID_ALONE.has(range.name) ? range.name : `${range.name} (${range.cidr})`
-}
-
-/** `WEBHOOK_ALLOWED_NETWORKS`: CIDRs separated by commas; throws naming one that is not. */
-export function parseNetworks (text: string): Network[] {
-  return text.split(',').map((part) => part.trim()).filter((part) => part !== '').map((cidr) => {
-    try {
-      return ipaddr.parseCIDR(cidr)
-    } catch {
-      throw new Error(`not a network in CIDR notation (such as 127.0.0.0/8 or ::1/128): ${cidr}`)
-    }
-  })
 }
 
 /**

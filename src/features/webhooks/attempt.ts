@@ -17,7 +17,8 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type 
 import type * as Https from 'node:https'
 import type { LookupFunction } from 'node:net'
 import ipaddr from 'ipaddr.js'
-import { hostOf, mayConnect, systemLookup, type Lookup, type Network } from './addresses.ts'
+import type { Network } from '../../config/values.ts'
+import { hostOf, mayConnect, systemLookup, type Lookup } from './addresses.ts'
 
 /**
  * `node:https`, loaded when an endpoint first needs it, not at start: it loads TLS, which

@@ -10,6 +10,7 @@
  *   v1:<key id: 16 hex>:<base64url of nonce (12 bytes), ciphertext, tag (16 bytes)>
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto'
+import { secretsKeyBytes } from '../../config/values.ts'
 
 export interface SecretsKey {
   /** The first 8 bytes of the key's SHA-256, in hex: names the key, tells nothing of it. */
@@ -29,10 +30,7 @@ export function newSecretsKey (): { key: SecretsKey, text: string } {
 
 /** The key written as text (base64 or base64url of 32 bytes); throws saying what is wrong, naming `origin`. */
 export function secretsKeyFromText (text: string, origin: string): SecretsKey {
-  const trimmed = text.trim()
-  const bytes = /^[A-Za-z0-9+/_-]{43}=?$/.test(trimmed) ? Buffer.from(trimmed, trimmed.includes('+') || trimmed.includes('/') ? 'base64' : 'base64url') : undefined
-  if (bytes?.length !== 32) throw new Error(`${origin} must be 32 random bytes in base64 (openssl rand -base64 32)`)
-  return keyOf(bytes)
+  return keyOf(secretsKeyBytes(text, origin))
 }
 
 const FORMAT = /^v1:([0-9a-f]{16}):([A-Za-z0-9_-]+)$/

@@ -7,7 +7,7 @@
 import t, { type Test } from 'tap'
 import type { FastifyInstance } from 'fastify'
 import { createApiKey, type NewKey } from '../../../src/features/api-keys/repository.ts'
-import { parseNetworks } from '../../../src/features/webhooks/addresses.ts'
+import { parseNetworks } from '../../../src/config/values.ts'
 import { build, JSON_HEADERS } from '../../helpers/app.ts'
 import { errorBody, JSON_TYPE } from '../../helpers/answers.ts'
 import { rowCount } from '../../helpers/store.ts'

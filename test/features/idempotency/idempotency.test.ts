@@ -9,7 +9,7 @@ import { deleteExpiredAnswers } from '../../../src/features/idempotency/reposito
 import { AUTH, build, JSON_HEADERS } from '../../helpers/app.ts'
 import { errorBody } from '../../helpers/answers.ts'
 import { rowCount } from '../../helpers/store.ts'
-import { parseNetworks } from '../../../src/features/webhooks/addresses.ts'
+import { parseNetworks } from '../../../src/config/values.ts'
 import { newSecretsKey, sealSecret } from '../../../src/features/webhooks/sealing.ts'
 
 const OTHER_KEY = 'second-test-key-not-a-secret-00'

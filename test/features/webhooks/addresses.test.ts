@@ -6,7 +6,8 @@
  * (DNS here is a table, never the network).
  */
 import t from 'tap'
-import { checkWebhookUrl, mayConnect, parseNetworks, refusedRange, type Lookup } from '../../../src/features/webhooks/addresses.ts'
+import { checkWebhookUrl, mayConnect, refusedRange, type Lookup } from '../../../src/features/webhooks/addresses.ts'
+import { parseNetworks } from '../../../src/config/values.ts'
 
 const REFUSED: Array<[string, string]> = [
   ['127.0.0.1', 'loopback'], ['127.255.0.9', 'loopback'], ['::1', 'loopback'],

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
 import t, { type Test } from 'tap'
-import { parseNetworks } from '../../../src/features/webhooks/addresses.ts'
+import { parseNetworks } from '../../../src/config/values.ts'
 import { attemptDelivery, retryAfterMs } from '../../../src/features/webhooks/attempt.ts'
 
 const LOOPBACK = parseNetworks('127.0.0.0/8')

@@ -6,7 +6,7 @@
  */
 import t from 'tap'
 import { build, JSON_HEADERS, TEST_SECRETS_KEY } from '../../helpers/app.ts'
-import { parseNetworks } from '../../../src/features/webhooks/addresses.ts'
+import { parseNetworks } from '../../../src/config/values.ts'
 import { USAGE, UsageError, webhooksCommand } from '../../../src/features/webhooks/command.ts'
 import { openSecret, secretsKeyFromText } from '../../../src/features/webhooks/sealing.ts'
 

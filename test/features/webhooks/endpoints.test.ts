@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify'
 import { Webhook } from 'standardwebhooks'
 import { AUTH, build, JSON_HEADERS } from '../../helpers/app.ts'
 import { errorBody, JSON_TYPE } from '../../helpers/answers.ts'
-import { parseNetworks } from '../../../src/features/webhooks/addresses.ts'
+import { parseNetworks } from '../../../src/config/values.ts'
 import { nextLink } from '../../helpers/store.ts'
 
 const LOCAL = parseNetworks('127.0.0.0/8')

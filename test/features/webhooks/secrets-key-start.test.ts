@@ -17,7 +17,7 @@ import { tempDir } from '../../helpers/process.ts'
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts'
 import { until } from '../../helpers/until.ts'
 import type { AppOptions } from '../../../src/app.ts'
-import { parseNetworks } from '../../../src/features/webhooks/addresses.ts'
+import { parseNetworks } from '../../../src/config/values.ts'
 import { sealingKeyIds } from '../../../src/features/webhooks/endpoints.ts'
 import { newSecretsKey, sealSecret, secretsKeyFromText } from '../../../src/features/webhooks/sealing.ts'
 

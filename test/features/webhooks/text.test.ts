@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify'
 import { AUTH, build, JSON_HEADERS } from '../../helpers/app.ts'
 import { errorBody, JSON_TYPE } from '../../helpers/answers.ts'
 import { rowCount } from '../../helpers/store.ts'
-import { parseNetworks } from '../../../src/features/webhooks/addresses.ts'
+import { parseNetworks } from '../../../src/config/values.ts'
 
 const TEXT_RULE = 'must not contain NUL (U+0000) or unpaired UTF-16 surrogates'
 const MERGE_PATCH = { ...AUTH, 'content-type': 'application/merge-patch+json' }

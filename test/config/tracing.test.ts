@@ -3,7 +3,7 @@
  * SDK is disabled or its traces exporter is `none`. The configuration says the same.
  */
 import t from 'tap'
-import { INSTRUMENTATIONS, instrumentationEnabled, tracingRequested } from '../../src/tracing/settings.ts'
+import { INSTRUMENTATIONS, instrumentationEnabled, tracingRequested } from '../../src/config/tracing.ts'
 import { loadConfig } from '../../src/config/config.ts'
 
 t.test('tracing is on when a variable names where spans go', async (t) => {

@@ -3,7 +3,8 @@
  * them; tracing is on once one of them names where spans go, so a deployment that sets
  * none loads none of it and pays nothing (docs/performance.md).
  *
- * No imports: ./preload.ts reads it before anything else of the service loads.
+ * In config/ with the other settings, which read it too (./config.ts). No imports:
+ * ../tracing/preload.ts reads it before anything else of the service loads.
  */
 
 /** The variables that name a destination for spans. */

@@ -7,7 +7,7 @@
  */
 import { once } from 'node:events'
 import { existsSync, rmSync } from 'node:fs'
-import { SETTINGS } from '../src/config/config.ts'
+import { SETTINGS } from '../src/config/schema.ts'
 import { npmStart, spawnServer } from './lib/spawn-server.ts'
 
 const cache = new URL('../dist/bundle.cjs.cache', import.meta.url)

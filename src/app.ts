@@ -4,10 +4,9 @@
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { clientErrorHandler } from './http/parser-errors.ts'
-import type { DatabaseSettings } from './database/connect.ts'
-import { DEFAULTS } from './config/defaults.ts'
 import type { Config } from './config/config.ts'
-import { parseRetryDelays } from './config/values.ts'
+import { DEFAULTS } from './config/defaults.ts'
+import type { DatabaseSettings } from './config/settings.ts'
 import { ApiError } from './http/error-codes.ts'
 import { apiDocument, type ApiDocument } from './contract/document.ts'
 import { checkDocument } from './contract/start-checks.ts'
@@ -20,14 +19,14 @@ import idempotency from './features/idempotency/plugin.ts'
 import { idempotentCreates } from './features/idempotency/idempotent.ts'
 import metrics from './features/metrics/plugin.ts'
 import docs from './features/docs/plugin.ts'
-import events, { type EventsOptions } from './features/events/plugin.ts'
+import events from './features/events/plugin.ts'
 import { EMITTED_EVENTS } from './features/events/types.ts'
 import { readableEvents } from './features/events/readable.ts'
 import { waitingReads } from './features/events/waiting.ts'
 import webhooks, { type WebhooksOptions } from './features/webhooks/plugin.ts'
 import errors, { sendError } from './http/error-handler.ts'
-import pressure, { type PressureOptions } from './http/pressure.ts'
-import rateLimits, { type RateLimitOptions } from './features/rate-limit/plugin.ts'
+import pressure from './http/pressure.ts'
+import rateLimits from './features/rate-limit/plugin.ts'
 import redis from './features/rate-limit/redis.ts'
 import requestIds from './http/request-id-plugin.ts'
 import requireHost from './http/require-host.ts'
@@ -41,65 +40,47 @@ import { RequestLog } from './http/request-log.ts'
 import health from './features/health/routes.ts'
 import { handlers } from './features/handlers.ts'
 
-export interface AppOptions {
-  /** The URL, and whichever settings differ from their defaults (./config/defaults.ts). */
+/** The settings buildApp takes as they are in Config (./config/config.ts). */
+type AppSettings = 'apiKeys' | 'bodyLimit' | 'trustProxy' | 'redisUrl' | 'redisCommandTimeoutMs' | 'responseCacheBytes' |
+  'rowChangesPruneIntervalMs' | 'keySyncIntervalMs'
+
+/**
+ * The service's settings, Config's by area, each one optional (DEFAULTS, ./config/defaults.ts,
+ * fills in the rest) but the database's URL; and what tests give in place of the service's own.
+ */
+export interface AppOptions extends Partial<Pick<Config, AppSettings>> {
   database: Pick<DatabaseSettings, 'url'> & Partial<DatabaseSettings>
-  /** Keys accepted besides those in the database. */
-  apiKeys?: readonly string[]
-  /** Largest accepted request body, in bytes. Every default is in ./config/defaults.ts. */
-  bodyLimit?: number
-  /** The clock deprecation sunsets are checked against; tests move it. */
-  now?: Clock
-  logger?: FastifyServerOptions['logger']
-  trustProxy?: boolean | number | string[]
-  /** Requests per minute per key (0: no limit) and per address without a valid key. */
-  rateLimit?: Partial<RateLimitOptions>
-  /** A Redis server shared by every instance for rate-limit counts. */
-  redisUrl?: string
-  /** A Redis command slower than this counts as Redis failing. */
-  redisCommandTimeoutMs?: number
-  pressure?: Partial<PressureOptions>
-  timeouts?: Partial<Record<'requestMs' | 'headersMs' | 'keepAliveMs' | 'connectionMs' | 'responseMs', number>>
-  /** Collect Prometheus metrics (`app.prometheus.registry`); server.ts serves them on METRICS_PORT. */
-  metrics?: boolean
-  /** Another OpenAPI document and its handlers, in place of the service's own (tests use fixtures). */
-  document?: ApiDocument
-  handlers?: SpecRoutesOptions['handlers']
-  /** Bytes the response cache may hold (SQLite only); 0 turns it off. */
-  responseCacheBytes?: number
-  /** How often changed rows no reader needs any more are deleted (../database/row-changes.ts). */
-  rowChangesPruneIntervalMs?: number
-  /** How often database keys are reloaded and their last use written (default 1 s). */
-  keySyncIntervalMs?: number
-  /** Event retention, waiting readers and polling (./config/defaults.ts). */
-  events?: Partial<Omit<EventsOptions, 'document'>>
+  rateLimit?: Partial<Config['rateLimit']>
+  pressure?: Partial<Config['pressure']>
+  /** shutdownGraceMs among them is the server's, not the app's. */
+  timeouts?: Partial<Config['timeouts']>
+  idempotency?: Partial<Config['idempotency']>
+  events?: Partial<Config['events']>
+  /** With, from tests, their own host lookups and measure of busyness (`lookup`, `busy`). */
+  webhooks?: Partial<Omit<WebhooksOptions, 'databaseUrl'>>
   /**
    * With tracing on (src/tracing/), SQLite's statements are spans. The SDK, started before
    * the app, makes the other spans; tracing off, nothing here makes any.
    */
   traceSqliteStatements?: boolean
-  /** Webhook delivery settings (./config/defaults.ts); none are needed. */
-  webhooks?: Partial<Omit<WebhooksOptions, 'databaseUrl'>>
+  /** Collect Prometheus metrics (`app.prometheus.registry`); server.ts serves them on METRICS_PORT. */
+  metrics?: boolean
+  /** The clock deprecation sunsets are checked against; tests move it. */
+  now?: Clock
+  logger?: FastifyServerOptions['logger']
+  /** Another OpenAPI document and its handlers, in place of the service's own (tests use fixtures). */
+  document?: ApiDocument
+  handlers?: SpecRoutesOptions['handlers']
 }
 
-/** The service's options from its settings, as `npm start` builds it (the logger aside). */
+/**
+ * The service's options from its settings, as `npm start` builds it (the logger aside):
+ * every area of Config but the server's own (where it listens, its logger, its metrics
+ * listener) and tracing, which only says whether SQLite's statements are spans.
+ */
 export function appOptions (config: Config): AppOptions {
-  return {
-    database: config.database,
-    apiKeys: config.apiKeys,
-    bodyLimit: config.bodyLimit,
-    trustProxy: config.trustProxy,
-    rateLimit: config.rateLimit,
-    redisUrl: config.redisUrl,
-    redisCommandTimeoutMs: config.redisCommandTimeoutMs,
-    pressure: config.pressure,
-    timeouts: config.timeouts,
-    metrics: config.metricsPort !== undefined,
-    responseCacheBytes: config.responseCacheBytes,
-    events: config.events,
-    webhooks: config.webhooks,
-    traceSqliteStatements: config.tracing.enabled && config.tracing.sqliteStatements
-  }
+  const { port, host, log, metricsPort, metricsHost, metricsKeepAliveMs, tracing, ...settings } = config
+  return { ...settings, metrics: metricsPort !== undefined, traceSqliteStatements: tracing.enabled && tracing.sqliteStatements }
 }
 
 function hopsTrusted (hops: number) {
@@ -108,11 +89,12 @@ function hopsTrusted (hops: number) {
 
 export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   const timeouts = { ...DEFAULTS.timeouts, ...options.timeouts }
+  const trustProxy = options.trustProxy ?? DEFAULTS.trustProxy
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit ?? DEFAULTS.bodyLimit,
     // A hop count trusts that many proxies in front of the service, nearest first.
-    trustProxy: typeof options.trustProxy === 'number' ? hopsTrusted(options.trustProxy) : options.trustProxy ?? DEFAULTS.trustProxy,
+    trustProxy: typeof trustProxy === 'number' ? hopsTrusted(trustProxy) : trustProxy,
     genReqId: requestId,
     // One line per request instead of Fastify's two.
     logController: new RequestLog(),
@@ -140,7 +122,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
       sendError(reply, new ApiError('invalid_request', error.message))
     }
   })
-  if (options.trustProxy === true) {
+  if (trustProxy === true) {
     app.log.warn('TRUST_PROXY=true believes any X-Forwarded-For, so a client can choose the address it is rate limited as; ' +
       'list the proxies (TRUST_PROXY=10.0.0.0/8) or give their number (TRUST_PROXY=1) instead')
   }
@@ -166,19 +148,11 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
       syncIntervalMs: options.keySyncIntervalMs ?? DEFAULTS.keySyncIntervalMs
     })
     await app.register(auth)
-    await app.register(idempotency, DEFAULTS.idempotency)
+    await app.register(idempotency, { ...DEFAULTS.idempotency, ...options.idempotency })
     await app.register(redis, { url: options.redisUrl, commandTimeoutMs: options.redisCommandTimeoutMs ?? DEFAULTS.redisCommandTimeoutMs })
     await app.register(rateLimits, { ...DEFAULTS.rateLimit, ...options.rateLimit })
     await app.register(events, { document, ...DEFAULTS.events, ...options.events })
-    await app.register(webhooks, {
-      ...DEFAULTS.webhooks,
-      allowedNetworks: [],
-      retryDelaysMs: parseRetryDelays(DEFAULTS.webhooks.retryDelays),
-      secretsKey: undefined,
-      secretsKeyFile: undefined,
-      ...options.webhooks,
-      databaseUrl: options.database.url
-    })
+    await app.register(webhooks, { ...DEFAULTS.webhooks, ...options.webhooks, databaseUrl: options.database.url })
     await app.register(docs, { document })
     await app.register(health)
     await app.register(specRoutes, {

@@ -7,6 +7,7 @@
  */
 import { Kysely, PostgresAdapter, PostgresDialect, sql, type Logger } from 'kysely'
 import type pg from 'pg'
+import type { DatabaseSettings } from '../config/settings.ts'
 import { watchDataVersion, watchPostgresDataVersion } from './data-version.ts'
 import { groupCommits } from './group-commit.ts'
 import { openPostgresPool } from './postgres.ts'
@@ -15,40 +16,12 @@ import { openSqlite } from './sqlite.ts'
 import { isPostgresUrl, sqlitePath } from './url.ts'
 
 /**
- * What a database is opened with, every setting given: the defaults are applied before,
- * once (../config/defaults.ts, read by the environment schema and by buildApp).
+ * What a database is opened with: every setting given (../config/settings.ts), the defaults
+ * applied before, once (../config/defaults.ts, for the service by loadConfig and buildApp).
  */
-export interface DatabaseSettings {
-  /** A SQLite file path, `sqlite:PATH` or `:memory:`; or `postgres://...`. */
-  url: string
-  /** SQLite `synchronous` pragma; FULL makes every acknowledged commit survive power loss. */
-  sqliteSynchronous: 'FULL' | 'NORMAL'
-  /** SQLite: bytes of the file read through a memory map; 0 reads it all with read(2). */
-  sqliteMmapBytes: number
-  /** PostgreSQL connections per instance. */
-  poolSize: number
-  /** PostgreSQL: connecting, or waiting for a pooled connection. */
-  connectTimeoutMs: number
-  /** PostgreSQL: one statement, cancelled by the server past it. */
-  statementTimeoutMs: number
-  /** PostgreSQL: a session idle inside a transaction is ended by the server past it. */
-  idleInTransactionTimeoutMs: number
-  /** PostgreSQL: idle time before TCP keepalive probes a connection. */
-  keepAliveDelayMs: number
-  /** SQLite: how long a write waits, on timers, for a lock another process holds. */
-  lockTimeoutMs: number
-  /**
-   * SQLite: how long any statement may block the thread waiting on a lock. 0 for the
-   * service, which must never block; command-line scripts may wait.
-   */
-  blockingWaitMs: number
-  /** SQLite: how often the WAL is checked, and checkpointed once writes have paused a whole interval. */
-  idleCheckpointMs: number
+export interface DatabaseOptions extends DatabaseSettings {
   /** SQLite: each statement a span (tracing on); PostgreSQL's come from its instrumentation. */
   traced?: boolean
-}
-
-export interface DatabaseOptions extends DatabaseSettings {
   /** Told when an idle PostgreSQL connection fails (the server restarted, say). */
   onConnectionError?: (error: Error) => void
   /** Told of every query and its duration (metrics). */

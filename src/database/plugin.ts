@@ -4,7 +4,8 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Kysely } from 'kysely'
-import { checkpoint, connect, poolOf, type DatabaseSettings } from './connect.ts'
+import type { DatabaseSettings } from '../config/settings.ts'
+import { checkpoint, connect, poolOf, type DatabaseOptions } from './connect.ts'
 import { describeDatabase } from './url.ts'
 import { checkMigrationList } from './migration-files.ts'
 import { migrateToLatest, SERVICE_MIGRATIONS } from './migrate.ts'
@@ -29,7 +30,7 @@ export function cannotOpen (url: string, error: unknown): Error {
   return new Error(`the database ${describeDatabase(url)} could not be opened${rebuild}: ${message}`, { cause: error })
 }
 
-export default fp(async function database (app: FastifyInstance, options: DatabaseSettings) {
+export default fp(async function database (app: FastifyInstance, options: DatabaseSettings & Pick<DatabaseOptions, 'traced'>) {
   // A migration file the service does not carry is no fault of the database: said first, as it is.
   checkMigrationList(Object.keys(SERVICE_MIGRATIONS.migrations), SERVICE_MIGRATIONS.folder)
   const db = await connect({

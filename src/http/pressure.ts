@@ -7,18 +7,9 @@
 import underPressure from '@fastify/under-pressure'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import type { PressureSettings } from '../config/settings.ts'
 
-export interface PressureOptions {
-  /** 0 turns a check off. */
-  maxEventLoopDelayMs: number
-  maxEventLoopUtilization: number
-  maxHeapUsedBytes: number
-  retryAfterSeconds: number
-  /** How often the load is sampled. */
-  sampleIntervalMs: number
-}
-
-export default fp(async function pressure (app: FastifyInstance, options: PressureOptions) {
+export default fp(async function pressure (app: FastifyInstance, options: PressureSettings) {
   await app.register(underPressure, {
     maxEventLoopDelay: options.maxEventLoopDelayMs,
     maxEventLoopUtilization: options.maxEventLoopUtilization,

@@ -12,9 +12,9 @@
  *
  * Everything else comes from the standard `OTEL_*` variables, which the SDK reads itself:
  * the exporter and its endpoint, protocol and headers, the sampler, the service's name and
- * resource; and which instrumentations are on (./settings.ts). Only traces are sent unless
- * OTEL_METRICS_EXPORTER or OTEL_LOGS_EXPORTER asks for more: the service's metrics are
- * Prometheus's (METRICS_PORT), its logs standard output.
+ * resource; and which instrumentations are on (../config/tracing.ts). Only traces are sent
+ * unless OTEL_METRICS_EXPORTER or OTEL_LOGS_EXPORTER asks for more: the service's metrics
+ * are Prometheus's (METRICS_PORT), its logs standard output.
  */
 import { FastifyOtelInstrumentation } from '@fastify/otel'
 import type { RequestOptions } from 'node:http'

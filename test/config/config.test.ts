@@ -4,6 +4,15 @@ import { DEFAULTS } from '../../src/config/defaults.ts'
 import { parseNetworks } from '../../src/config/values.ts'
 import { AUTH, build } from '../helpers/app.ts'
 
+/** The settings no variable sets (src/config/fixed.ts), whatever the environment. */
+const NOT_FROM_THE_ENVIRONMENT = {
+  rowChangesPruneIntervalMs: 5000,
+  keySyncIntervalMs: 1000,
+  idempotency: { ttlMs: 24 * 60 * 60 * 1000, cleanupIntervalMs: 60_000 }
+}
+const NOT_FROM_THE_ENVIRONMENT_EVENTS = { retentionIntervalMs: 60 * 60 * 1000, pollIntervalMs: 1000, passGapMs: 10 }
+const NOT_FROM_THE_ENVIRONMENT_WEBHOOKS = { leaseMarginMs: 15_000, claimGapMs: 10, busyClaimGapMs: 50, disableAfterMs: 5 * 24 * 60 * 60 * 1000, pollIntervalMs: 1000 }
+
 t.test('defaults', async (t) => {
   t.same(loadConfig({}), {
     port: 3000,
@@ -26,12 +35,13 @@ t.test('defaults', async (t) => {
     bodyLimit: 16384,
     redisUrl: undefined,
     redisCommandTimeoutMs: 200,
-    rateLimit: { perKey: 1000, anonymous: 60 },
+    rateLimit: { perKey: 1000, anonymous: 60, windowMs: 60_000 },
     trustProxy: false,
     timeouts: { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 72_000, connectionMs: 120_000, shutdownGraceMs: 10_000, responseMs: 6000 },
-    pressure: { maxEventLoopDelayMs: 200, maxEventLoopUtilization: 0, maxHeapUsedBytes: 0 },
+    pressure: { maxEventLoopDelayMs: 200, maxEventLoopUtilization: 0, maxHeapUsedBytes: 0, retryAfterSeconds: 5, sampleIntervalMs: 1000 },
     responseCacheBytes: 4 * 1024 * 1024,
-    events: { retentionDays: 30, maxWaiting: 1000 },
+    ...NOT_FROM_THE_ENVIRONMENT,
+    events: { retentionDays: 30, maxWaiting: 1000, ...NOT_FROM_THE_ENVIRONMENT_EVENTS },
     webhooks: {
       allowedNetworks: [],
       retryDelaysMs: [5000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000],
@@ -40,7 +50,8 @@ t.test('defaults', async (t) => {
       concurrency: 64,
       endpointConcurrency: 16,
       secretsKey: undefined,
-      secretsKeyFile: undefined
+      secretsKeyFile: undefined,
+      ...NOT_FROM_THE_ENVIRONMENT_WEBHOOKS
     },
     metricsHost: '127.0.0.1',
     metricsKeepAliveMs: 5000,
@@ -50,10 +61,11 @@ t.test('defaults', async (t) => {
 
 t.test('the environment\'s defaults and buildApp\'s are the one DEFAULTS object', async (t) => {
   const config = loadConfig({})
+  t.strictSame(config, DEFAULTS, 'DEFAULTS is the Config of an environment that sets nothing')
   t.equal(config.bodyLimit, DEFAULTS.bodyLimit)
-  t.same(config.rateLimit, { perKey: DEFAULTS.rateLimit.perKey, anonymous: DEFAULTS.rateLimit.anonymous })
+  t.same(config.rateLimit, DEFAULTS.rateLimit)
   t.same(config.timeouts, DEFAULTS.timeouts)
-  t.same(config.pressure, { maxEventLoopDelayMs: DEFAULTS.pressure.maxEventLoopDelayMs, maxEventLoopUtilization: DEFAULTS.pressure.maxEventLoopUtilization, maxHeapUsedBytes: DEFAULTS.pressure.maxHeapUsedBytes })
+  t.same(config.pressure, DEFAULTS.pressure)
   const app = await build(t)
   t.equal(app.initialConfig.bodyLimit, DEFAULTS.bodyLimit)
   t.equal(app.server.requestTimeout, DEFAULTS.timeouts.requestMs)
@@ -129,12 +141,13 @@ t.test('values from the environment', async (t) => {
     bodyLimit: 1024,
     redisUrl: 'redis://127.0.0.1:6379/2',
     redisCommandTimeoutMs: 100,
-    rateLimit: { perKey: 0, anonymous: 5 },
+    rateLimit: { perKey: 0, anonymous: 5, windowMs: 60_000 },
     trustProxy: ['10.0.0.0/8', '192.168.1.1'],
     timeouts: { requestMs: 5000, headersMs: 2000, keepAliveMs: 65_000, connectionMs: 60_000, shutdownGraceMs: 3000, responseMs: 5000 },
-    pressure: { maxEventLoopDelayMs: 0, maxEventLoopUtilization: 0.95, maxHeapUsedBytes: 1_000_000_000 },
+    pressure: { maxEventLoopDelayMs: 0, maxEventLoopUtilization: 0.95, maxHeapUsedBytes: 1_000_000_000, retryAfterSeconds: 5, sampleIntervalMs: 1000 },
     responseCacheBytes: 512 * 1024,
-    events: { retentionDays: 7, maxWaiting: 50 },
+    ...NOT_FROM_THE_ENVIRONMENT,
+    events: { retentionDays: 7, maxWaiting: 50, ...NOT_FROM_THE_ENVIRONMENT_EVENTS },
     webhooks: {
       allowedNetworks: parseNetworks('127.0.0.0/8,::1/128'),
       retryDelaysMs: [500, 1000, 120_000, 10_800_000, 86_400_000],
@@ -143,7 +156,8 @@ t.test('values from the environment', async (t) => {
       concurrency: 16,
       endpointConcurrency: 2,
       secretsKey: 'dGVzdC1vbmx5LXdlYmhvb2stc2VjcmV0cy1rZXktMDA=',
-      secretsKeyFile: '/run/secrets/petstore-webhooks.key'
+      secretsKeyFile: '/run/secrets/petstore-webhooks.key',
+      ...NOT_FROM_THE_ENVIRONMENT_WEBHOOKS
     },
     metricsHost: '10.0.0.5',
     metricsKeepAliveMs: 5000,

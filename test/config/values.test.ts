@@ -8,7 +8,7 @@ import { DEFAULTS } from '../../src/config/defaults.ts'
 import { parseRetryDelays } from '../../src/config/values.ts'
 
 t.test('the default retry schedule: ten attempts over about three days', async (t) => {
-  const delays = parseRetryDelays(DEFAULTS.webhooks.retryDelays)
+  const delays = DEFAULTS.webhooks.retryDelaysMs
   t.equal(delays.length, 9)
   t.same(delays.slice(0, 3), [5000, 300_000, 1_800_000])
   const total = delays.reduce((sum, delay) => sum + delay, 0)

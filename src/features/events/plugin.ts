@@ -11,6 +11,7 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { sql } from 'kysely'
+import type { EventSettings } from '../../config/settings.ts'
 import type { ApiDocument } from '../../contract/document.ts'
 import { envelopeSerializers, eventReadScopes, type EventEnvelope } from '../../contract/webhooks.ts'
 import { poolOf } from '../../database/connect.ts'
@@ -50,16 +51,8 @@ declare module 'fastify' {
   }
 }
 
-export interface EventsOptions {
+export interface EventsOptions extends EventSettings {
   document: ApiDocument
-  retentionDays: number
-  retentionIntervalMs: number
-  /** Readers that may wait at once (`wait`), per instance. */
-  maxWaiting: number
-  /** How often a numbering pass runs besides after writes (PostgreSQL), and the poll while readers wait. */
-  pollIntervalMs: number
-  /** PostgreSQL: the least time between two numbering passes in a row (./sequencer.ts). */
-  passGapMs: number
 }
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])

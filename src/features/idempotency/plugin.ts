@@ -17,6 +17,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { sql, type Kysely } from 'kysely'
 import { stringify } from 'lossless-json'
+import type { IdempotencySettings } from '../../config/settings.ts'
 import { poolOf } from '../../database/connect.ts'
 import { inTransaction } from '../../database/group-commit.ts'
 import type { Database } from '../../database/schema.ts'
@@ -65,13 +66,7 @@ export function requestHash (operationId: string, params: Record<string, unknown
 const inUse = () => new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry after it finishes')
 const reused = () => new ApiError('idempotency_key_reused', 'This Idempotency-Key was used for a different request; use a new key for a new request')
 
-export interface IdempotencyOptions {
-  ttlMs: number
-  /** How often expired answers are deleted. */
-  cleanupIntervalMs: number
-}
-
-export default fp(async function idempotency (app: FastifyInstance, { ttlMs, cleanupIntervalMs }: IdempotencyOptions) {
+export default fp(async function idempotency (app: FastifyInstance, { ttlMs, cleanupIntervalMs }: IdempotencySettings) {
   const postgres = poolOf(app.db) !== undefined
   const inFlight = new Set<string>()
 

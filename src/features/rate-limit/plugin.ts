@@ -17,15 +17,8 @@ import fp from 'fastify-plugin'
 import type { Redis } from 'ioredis'
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 import { clientAddress } from './client-address.ts'
+import type { RateLimitSettings } from '../../config/settings.ts'
 import { ApiError } from '../../http/error-codes.ts'
-
-export interface RateLimitOptions {
-  /** Requests per window for each API key; 0 turns the per-key limit off. */
-  perKey: number
-  /** Failed or key-less requests per window for each client address. */
-  anonymous: number
-  windowMs: number
-}
 
 export interface RateLimits {
   /** 429 when the request's address is over its allowance; counts nothing. */
@@ -82,7 +75,7 @@ async function consume (limiter: RateLimiterAbstract, key: string): Promise<{ st
   }
 }
 
-export default fp(async function rateLimits (app: FastifyInstance, options: RateLimitOptions) {
+export default fp(async function rateLimits (app: FastifyInstance, options: RateLimitSettings) {
   const { windowMs } = options
   const addresses = limiter('address', options.anonymous, windowMs, app.redis)
   const keys = options.perKey === 0 ? undefined : limiter('key', options.perKey, windowMs, app.redis)

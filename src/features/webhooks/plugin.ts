@@ -10,7 +10,7 @@
  */
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import type { WebhookSettings } from '../../config/config.ts'
+import type { WebhookSettings } from '../../config/settings.ts'
 import type { Network } from '../../config/values.ts'
 import type { Lookup } from './addresses.ts'
 import { pendingBacklog } from './deliveries.ts'
@@ -48,11 +48,6 @@ declare module 'fastify' {
 
 export interface WebhooksOptions extends WebhookSettings {
   databaseUrl: string
-  leaseMarginMs: number
-  disableAfterMs: number
-  claimGapMs: number
-  busyClaimGapMs: number
-  pollIntervalMs: number
   /** Whether the API's requests keep the service busy (tests give their own). */
   busy?: () => boolean
   /** Resolves host names for the URL checks and the deliveries (tests give their own). */

@@ -1,13 +1,13 @@
 /**
  * The environment the service is configured by: one schema (TypeBox), from which come the
- * type of the environment (`Env`), its validation (./config.ts, by Ajv) and the defaults
- * (./defaults.ts).
+ * type of the environment (`Env`), its validation (./config.ts, by Ajv), the defaults
+ * (./defaults.ts) and the table of docs/operating/configuration.md (`npm run docs:config`).
  *
  * Each variable says its type and bounds, its default, and its meaning for an operator: its
- * `description` is the "meaning" of the table in docs/operating/configuration.md (Markdown,
- * its links relative to that page), whose default is said in words where the schema gives
- * them (`x-default`). A value that is more than a number or a word is read into what the
- * service uses by ./values.ts.
+ * `description` is the table's "meaning" (Markdown, its links relative to that page). The
+ * table shows the default as it is, none for an empty text, or in words where the schema
+ * gives them (`x-default`). A value that is more than a number or a word is read into what
+ * the service uses by ./values.ts.
  */
 import * as Type from 'typebox'
 import type { Static } from 'typebox'

@@ -110,7 +110,8 @@ export function configFrom (env: Env, raw: NodeJS.ProcessEnv): Config {
       maxHeapUsedBytes: env.MAX_HEAP_USED_BYTES,
       ...FIXED.pressure
     },
-    metricsPort: env.METRICS_PORT,
+    // Set empty, it was read as null (./schema.ts): unset, as the table says.
+    metricsPort: env.METRICS_PORT ?? undefined,
     metricsHost: env.METRICS_HOST,
     metricsKeepAliveMs: FIXED.metricsKeepAliveMs,
     tracing: { enabled: tracingRequested(raw), sqliteStatements: instrumentationEnabled(raw, 'better-sqlite3') },
@@ -138,19 +139,12 @@ export function configFrom (env: Env, raw: NodeJS.ProcessEnv): Config {
  * unknown variables dropped, every error reported. Used directly: env-schema made an Ajv
  * instance of its own when imported and another on each call, and each compiled Ajv's
  * meta-schema, some 50 ms of every start. validateSchema: false for the same reason: the
- * schema is TypeBox's, and `Env` its type. The validator runs once per process, so the code
- * Ajv generates is not optimized (half the compilation's time), and it keeps that code
- * (`source`), for the build to record. `x-default` is the table's alone (./schema.ts).
+ * compiler checks the schema (./schema.ts), whose type `Env` is. The validator runs once per
+ * process, so the code Ajv generates is not optimized (half the compilation's time), and it
+ * keeps that code (`source`), for the build to record.
  */
 const makeAjv = () => new Ajv({
-  allErrors: true,
-  removeAdditional: true,
-  useDefaults: true,
-  coerceTypes: true,
-  allowUnionTypes: true,
-  validateSchema: false,
-  keywords: ['x-default'],
-  code: { optimize: false, source: true }
+  allErrors: true, removeAdditional: true, useDefaults: true, coerceTypes: true, allowUnionTypes: true, validateSchema: false, code: { optimize: false, source: true }
 })
 let ajv: Ajv | undefined
 let validateEnv: ValidateFunction<Env> | undefined
@@ -165,10 +159,24 @@ export type Precompiled = <T>(input: string, compile: () => T, moduleOf: (compil
 
 const compiledNow: Precompiled = (_input, compile) => compile()
 
+/**
+ * What the validator checks of the schema: each variable without the words said to people
+ * (`description`, `x-default`), which the validator's code would otherwise carry as they
+ * are (some 10 kB more code, in the bundle and compiled at every start not the build's).
+ */
+function validated (schema: typeof ENVIRONMENT) {
+  const properties = Object.fromEntries(Object.entries(schema.properties).map(([name, variable]) => {
+    const { description, 'x-default': words, ...checked }: Record<string, unknown> = { ...variable }
+    return [name, checked]
+  }))
+  return { ...schema, properties }
+}
+
 /** The validator of the environment: one, made once per process. */
 function envValidator (precompiled: Precompiled): ValidateFunction<Env> {
-  return precompiled(`environment ${JSON.stringify(ENVIRONMENT)}`,
-    () => (ajv ??= makeAjv()).compile<Env>(ENVIRONMENT),
+  const schema = validated(ENVIRONMENT)
+  return precompiled(`environment ${JSON.stringify(schema)}`,
+    () => (ajv ??= makeAjv()).compile<Env>(schema),
     (validate) => standaloneCode.default(ajv!, validate))
 }
 

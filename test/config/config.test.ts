@@ -168,6 +168,7 @@ t.test('values from the environment', async (t) => {
   t.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2, 'a hop count')
   t.equal(loadConfig({}).metricsPort, undefined, 'metrics are off unless asked for')
   t.equal(loadConfig({ METRICS_PORT: '9464' }).metricsPort, 9464)
+  t.equal(loadConfig({ METRICS_PORT: '' }).metricsPort, undefined, 'set empty: off')
   t.equal(loadConfig({ DATABASE_URL: 'postgres://petstore@db.internal/petstore' }).database.url, 'postgres://petstore@db.internal/petstore')
 })
 

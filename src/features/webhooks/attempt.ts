@@ -1,5 +1,5 @@
 /**
- * One attempt to deliver a webhook (PRODUCT.md, "Delivery"): a `POST` of the event's
+ * One attempt to deliver a webhook (docs/decisions.md#delivery): a `POST` of the event's
  * envelope with its signature headers, and what came of it, classified for the deliveries
  * log and the retry schedule.
  * - Success is a 2xx within the timeout, and nothing else: a redirect is not followed (a

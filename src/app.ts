@@ -65,7 +65,7 @@ export interface AppOptions {
   /** Another OpenAPI document and its handlers, in place of the service's own (tests use fixtures). */
   document?: ApiDocument
   handlers?: SpecRoutesOptions['handlers']
-  /** Bytes the response cache may hold (SQLite only); 0 turns it off. */
+  /** Bytes the response cache may hold, on SQLite and PostgreSQL; 0 turns it off. */
   responseCacheBytes?: number
   /** How often changed rows no reader needs any more are deleted (../database/row-changes.ts). */
   rowChangesPruneIntervalMs?: number

@@ -27,7 +27,7 @@ import { precompiled, recordingPrecompiled } from './precompiled.ts'
 
 function makeAjv (coerce: boolean): Ajv {
   // validateSchema: false skips checking each schema against the JSON Schema meta-schema,
-  // whose own compilation was a tenth of the start; the document's schemas are checked
+  // whose own compilation would lengthen every start; the document's schemas are checked
   // against it by the lint tests (test/contract/spec-lint.test.ts), and strict mode still refuses
   // unknown keywords and formats. While the build records, each validator keeps its code.
   const ajv = new Ajv({

@@ -81,7 +81,7 @@ const SNAPSHOT = CompiledQuery.raw('select pg_current_snapshot()::text as snapsh
  * earlier snapshot, did not: those that committed since, in whatever order. In one
  * statement, so both are of one snapshot (`pg_current_snapshot()` is the statement's). A
  * named statement (./prepared.ts): under load it runs once per turn of the event loop, and
- * parsing and planning it each time cost the server about three times what running it does.
+ * parsing and planning it each time would cost the server more than running it does.
  */
 const sinceSnapshot = prepare<{ snapshot: string }, SnapshotRow>((db, param) => ({
   compile: () => sql<SnapshotRow>`select s.snapshot, c.table_name, c.row_id::text as row_id
@@ -183,7 +183,7 @@ async function deleteOldSqliteChanges (db: Kysely<Database>, cutoffSeconds: numb
  *   the rows they record, so their pages lie all through the file; deleted through the map,
  *   each page faults in, and the kernel maps the pages around it with it (fault-around,
  *   64 KiB): pruning a burst of writes' changes brought nearly the whole file into the
- *   process's RSS (docs/performance.md, peak RSS). Off the map, the pages are read with
+ *   process's RSS (docs/performance.md#the-memory-map). Off the map, the pages are read with
  *   read(2) into SQLite's own small cache; the reads that follow fault theirs in again,
  *   from the operating system's cache.
  * - Committed without waiting for the disk (`synchronous = NORMAL`), since the wait holds

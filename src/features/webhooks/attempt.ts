@@ -21,7 +21,7 @@ import { hostOf, mayConnect, systemLookup, type Lookup, type Network } from './a
 
 /**
  * `node:https`, loaded when an endpoint first needs it, not at start: it loads TLS, which
- * is a twentieth of a start that serves no TLS (the bundle makes Fastify's own load of it
+ * a start that serves no TLS should not pay for (the bundle makes Fastify's own load of it
  * as lazy: scripts/bundle.ts). Node loads it for us (`process.getBuiltinModule`, Node
  * 20.16 and 22.3), where a `require` of our own had to be made for it.
  */

@@ -18,7 +18,7 @@ t.test('examples/client.ts creates, pages, orders, cancels, handles an error and
   t.ok(existsSync(new URL('client/dist/index.js', root)), 'client/dist/ holds the build: run npm run build (npm install does it)')
   const { baseUrl } = await listening(t)
   const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'examples/client.ts'], {
-    cwd: root, env: { ...CHILD_ENV, PETSTORE_URL: baseUrl, PETSTORE_API_KEY: TEST_KEY }
+    cwd: root, env: { ...CHILD_ENV, PETSTORE_URL: baseUrl.replace(/\/v1$/, ''), PETSTORE_API_KEY: TEST_KEY }
   })
   t.equal(stderr, '')
   const lines = stdout.trimEnd().split('\n')
@@ -34,6 +34,14 @@ t.test('examples/client.ts creates, pages, orders, cancels, handles an error and
   ])
   t.match(lines.at(-2), /^cancelling it again: 404 not_found, "Order 1 not found" \(request [\w-]+\)$/)
   t.equal(lines.at(-1), 'event 8: order.cancelled, order 1 for pet 1', 'after five pets, the order placed and its pet reserved')
+})
+
+t.test('examples/client.ts given an address with /v1 says what PETSTORE_URL is, and exits 2', async (t) => {
+  const failed = await run(process.execPath, ['--import', 'tsx', 'examples/client.ts'], {
+    cwd: root, env: { ...CHILD_ENV, PETSTORE_URL: 'http://127.0.0.1:3000/v1/', PETSTORE_API_KEY: TEST_KEY }
+  }).then(() => undefined, (error: { code: number, stderr: string }) => error)
+  t.equal(failed?.code, 2)
+  t.equal(failed?.stderr, "PETSTORE_URL is the service's address without /v1: http://127.0.0.1:3000\n")
 })
 
 t.test('examples/client.ts without a key says what it needs, and exits 2', async (t) => {

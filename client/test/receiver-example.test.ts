@@ -6,21 +6,19 @@
  */
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import t from 'tap'
 import { parseNetworks } from '../../src/features/webhooks/addresses.ts'
 import { webhookHeaders, newWebhookSecret } from '../../src/features/webhooks/signature.ts'
+import { consumerProject, linkClient } from '../../test/helpers/consumer.ts'
 import { codeBlock } from '../../test/helpers/markdown.ts'
 import { CHILD_ENV, tempDir, tryConnect } from '../../test/helpers/process.ts'
 import { until } from '../../test/helpers/until.ts'
 import { clientOf, collect, listening } from './server.ts'
 
-const client = fileURLToPath(new URL('..', import.meta.url))
-
-/** The `handle.js` the receiver imports: it fails on a pet named Boom, and says what it handled. */
+/** The `handle.mjs` the receiver imports: it fails on a pet named Boom, and says what it handled. */
 const HANDLE = `export async function handle (event) {
   if (event.data.name === 'Boom') throw new Error('no room for Boom')
   console.log(\`handled \${event.type} \${event.data.name}\`)
@@ -42,20 +40,18 @@ t.test('both guides show the same receiver', async (t) => {
 })
 
 t.test("the guides' receiver answers each delivery, and outlives a handler that throws", async (t) => {
-  // A project that installed petstore-client (this repository's build of it) and is ESM.
-  const project = tempDir(t)
-  mkdirSync(join(project, 'node_modules'))
-  symlinkSync(client, join(project, 'node_modules', 'petstore-client'), 'dir')
-  writeFileSync(join(project, 'package.json'), '{ "type": "module" }\n')
-  writeFileSync(join(project, 'receiver.js'), codeBlock('docs/api/events-and-webhooks.md', 'js', 'createServer(').code)
-  writeFileSync(join(project, 'handle.js'), HANDLE)
+  // A project that installed petstore-client (this repository's build of it).
+  const project = consumerProject(tempDir(t))
+  linkClient(project)
+  writeFileSync(join(project, 'receiver.mjs'), codeBlock('docs/api/events-and-webhooks.md', 'js', 'createServer(').code)
+  writeFileSync(join(project, 'handle.mjs'), HANDLE)
 
   const { baseUrl } = await listening(t, { webhooks: { allowedNetworks: parseNetworks('127.0.0.0/8'), pollIntervalMs: 20 } })
   const api = clientOf(baseUrl)
   const port = await freePort()
   const endpoint = await api.createWebhookEndpoint({ url: `http://127.0.0.1:${port}/hooks`, events: ['pet.created'] })
 
-  const receiver = spawn(process.execPath, ['receiver.js'], {
+  const receiver = spawn(process.execPath, ['receiver.mjs'], {
     cwd: project, env: { ...CHILD_ENV, PORT: String(port), WEBHOOK_SECRET: endpoint.secret }
   })
   let stdout = ''

@@ -22,7 +22,7 @@ import { NodeSDK } from '@opentelemetry/sdk-node'
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http'
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis'
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg'
-import { WEBHOOK_USER_AGENT } from '../features/webhooks/attempt.ts'
+import { WEBHOOK_USER_AGENT } from './webhook-user-agent.ts'
 import { instrumentationEnabled, type Instrumentation } from './settings.ts'
 
 /** Probes, every few seconds, are no request anyone follows. */

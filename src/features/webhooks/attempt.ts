@@ -16,6 +16,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http'
 import type * as Https from 'node:https'
 import type { LookupFunction } from 'node:net'
+import { WEBHOOK_USER_AGENT } from '../../tracing/webhook-user-agent.ts'
 import ipaddr from 'ipaddr.js'
 import { hostOf, mayConnect, systemLookup, type Lookup, type Network } from './addresses.ts'
 
@@ -26,9 +27,6 @@ import { hostOf, mayConnect, systemLookup, type Lookup, type Network } from './a
  * 20.16 and 22.3), where a `require` of our own had to be made for it.
  */
 const httpsModule = (): typeof Https => process.getBuiltinModule('node:https')
-
-/** Says who sends a delivery; tracing also tells attempts apart by it (src/tracing/sdk.ts). */
-export const WEBHOOK_USER_AGENT = 'petstore-webhooks/1'
 
 export type AttemptError =
   | 'timeout' | 'connection_refused' | 'connection_reset' | 'dns' | 'tls' | 'network'

@@ -2,7 +2,10 @@
  * The petstore client, used as a consumer of the package uses it: create pets, page
  * through them, place and cancel an order, handle an error. Against a started service:
  *
- *   PETSTORE_URL=http://127.0.0.1:3000/v1 PETSTORE_API_KEY=pst_... node --import tsx examples/client.ts
+ *   PETSTORE_API_KEY=pst_... node --import tsx examples/client.ts
+ *
+ * PETSTORE_URL is the service's address, without /v1 (default http://127.0.0.1:3000, as
+ * `npm start`), as for examples/curl.sh; the client's `baseUrl` is that address and /v1.
  *
  * client/test/example.test.ts runs it against a service on every test run, so it keeps up
  * with the client. It imports the package by its name, so it runs the build in client/dist/
@@ -10,14 +13,18 @@
  */
 import { createPetstoreClient, PetstoreError } from 'petstore-client'
 
-const baseUrl = process.env.PETSTORE_URL ?? 'http://127.0.0.1:3000/v1'
+const address = (process.env.PETSTORE_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, '')
 const apiKey = process.env.PETSTORE_API_KEY
+if (address.endsWith('/v1')) {
+  console.error(`PETSTORE_URL is the service's address without /v1: ${address.slice(0, -'/v1'.length)}`)
+  process.exit(2)
+}
 if (apiKey === undefined) {
   console.error('Set PETSTORE_API_KEY to an API key of the service (npm start prints one on a first run).')
   process.exit(2)
 }
 
-const client = createPetstoreClient({ baseUrl, apiKey })
+const client = createPetstoreClient({ baseUrl: `${address}/v1`, apiKey })
 
 const rex = await client.createPet({ name: 'Rex', categoryId: 1, status: 'available' })
 console.log(`created ${rex.name}, id ${rex.id}`)

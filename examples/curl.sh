@@ -1,20 +1,30 @@
 #!/usr/bin/env bash
 # Every operation of the petstore service, and its common errors, as curl calls.
 #
+#   WEBHOOK_ALLOWED_NETWORKS=127.0.0.0/8 npm start     # the service, in another terminal
 #   PETSTORE_API_KEY=pst_... examples/curl.sh
 #
-# PETSTORE_URL is where the service listens (default http://127.0.0.1:3000, as `npm start`);
-# WEBHOOK_URL where the webhook endpoint it adds points (a receiver of yours; by default
-# https://example.com/petstore/webhooks, which answers nothing useful: its deliveries fail).
+# PETSTORE_URL is the service's address, without /v1 (default http://127.0.0.1:3000, as
+# `npm start`): the script adds /v1 to each path, and follows the service's root-relative
+# links as they are. WEBHOOK_URL is where the webhook endpoint it adds points: by default
+# http://127.0.0.1:8080/hooks, the receiver of docs/api/events-and-webhooks.md on this
+# machine, which the service delivers to only when started with
+# WEBHOOK_ALLOWED_NETWORKS=127.0.0.0/8 (without a receiver there, its deliveries fail, and
+# the script does not mind). Against a deployment, a receiver of yours on the Internet.
 # Each call states the status it expects: the script stops at the first other answer, so it
 # doubles as a smoke test. It adds a few pets and orders, and changes or removes only what
-# it made itself. Needs bash, curl and the usual shell tools, nothing else.
+# it made itself. Needs bash, curl and the usual shell tools, nothing else; no network
+# beyond the service.
 set -euo pipefail
 
 PETSTORE_URL=${PETSTORE_URL:-http://127.0.0.1:3000}
 PETSTORE_URL=${PETSTORE_URL%/}
-WEBHOOK_URL=${WEBHOOK_URL:-https://example.com/petstore/webhooks}
+WEBHOOK_URL=${WEBHOOK_URL:-http://127.0.0.1:8080/hooks}
 : "${PETSTORE_API_KEY:?set PETSTORE_API_KEY to an API key (npm start prints one on the first run)}"
+if [[ $PETSTORE_URL == */v1 ]]; then
+  echo "PETSTORE_URL is the service's address without /v1: ${PETSTORE_URL%/v1}" >&2
+  exit 2
+fi
 
 AUTH=(-H "Authorization: Bearer $PETSTORE_API_KEY")
 JSON=(-H 'Content-Type: application/json')
@@ -43,6 +53,7 @@ call () {
   if [ -s "$work/body" ]; then cat "$work/body"; echo; fi
   if [ "$status" != "$expected" ]; then
     echo "FAILED: expected $expected, got $status" >&2
+    if [ -n "${hint:-}" ]; then echo "$hint" >&2; fi
     exit 1
   fi
 }
@@ -186,7 +197,9 @@ call 200 GET "${next/wait=0/wait=1}" "${AUTH[@]}"
 expect 'rel="next"' headers
 
 step 'createWebhookEndpoint (experimental): the pet events POSTed to a URL; its secret is in this answer only'
+hint="The service refused WEBHOOK_URL ($WEBHOOK_URL): start it with WEBHOOK_ALLOWED_NETWORKS=127.0.0.0/8 for a receiver on this machine, or set WEBHOOK_URL to a public https receiver."
 call 201 POST /v1/webhook-endpoints "${AUTH[@]}" "${JSON[@]}" -d "{\"url\": \"$WEBHOOK_URL\", \"events\": [\"pet.*\"], \"description\": \"curl example\"}"
+hint=
 expect '"secret":"whsec_'
 endpoint=$(grep -o '"id":[0-9]*' "$work/body" | head -n 1 | cut -d: -f2)
 

@@ -3,9 +3,9 @@
  * packages it loads at every start, in one file, dist/bundle.cjs, which dist/server.js (what
  * `npm start` runs) compiles with the code cache the build's last step makes for it
  * (scripts/code-cache.ts). Node 20 resolves, reads and compiles each ES module on its own,
- * and the service's graph is some 700 files: one file starts about a quarter of a second
- * sooner, and one file compiled from V8's cache of it about a quarter sooner again
- * (docs/performance.md).
+ * and the service's graph is hundreds of files: one file starts sooner, and one file
+ * compiled from V8's cache of it sooner again, as it compiles nothing that the cache holds
+ * (docs/performance.md#the-start).
  *
  * The bundle is a function, called as Node calls a CommonJS module's (`exports, require,
  * module, __filename, __dirname`): the value of the file run as a script, which V8 compiles
@@ -74,8 +74,8 @@ const precompiledCode: Plugin = {
 
 /**
  * Fastify loads `node:https` (and with it TLS) and `node:http2` as it is imported, for
- * options the service never sets (`https`, `http2`): about a twentieth of a start. In the
- * bundle, each is loaded when Fastify first uses it. A Fastify whose lines differ is
+ * options the service never sets (`https`, `http2`): every start would load TLS for
+ * nothing. In the bundle, each is loaded when Fastify first uses it. A Fastify whose lines differ is
  * bundled as it is, slower to start, with a warning (and test/scripts/lazy-builtins.test.ts
  * fails, so that this is brought up to date).
  */
@@ -136,8 +136,8 @@ await build({
   banner: { js: "(typeof module === 'object' ? module : {}).exports = function (exports, require, module, __filename, __dirname) {'use strict'; const __bundleDirname = __dirname, __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   footer: { js: '}' },
   // V8 keeps a module's whole source in memory (to compile functions when first called),
-  // two bytes a character once a comment holds one non-ASCII character: the readable
-  // bundle cost 5.2 MiB of heap, this one about a quarter of that. Names are kept, so
+  // two bytes a character once a comment holds one non-ASCII character: without spaces
+  // and comments, what it keeps is a fraction of a readable bundle's. Names are kept, so
   // stack traces still name functions; `node --enable-source-maps dist/server.js` maps
   // their positions back to the sources through dist/bundle.cjs.map.
   minifyWhitespace: true,

@@ -1,12 +1,16 @@
 /**
  * examples/client.ts never rots: it runs here, as a person would run it, against a
- * listening service, and must exit 0 having done what it says.
+ * listening service, and must exit 0 having done what it says. So does the client snippet of
+ * the README, taken from the Markdown and run where the package is installed.
  */
 import { execFile } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
 import t from 'tap'
-import { CHILD_ENV } from '../../test/helpers/process.ts'
+import { consumerProject, linkClient } from '../../test/helpers/consumer.ts'
+import { codeBlock } from '../../test/helpers/markdown.ts'
+import { CHILD_ENV, tempDir } from '../../test/helpers/process.ts'
 import { TEST_KEY } from '../../test/helpers/app.ts'
 import { listening } from './server.ts'
 
@@ -18,7 +22,7 @@ t.test('examples/client.ts creates, pages, orders, cancels, handles an error and
   t.ok(existsSync(new URL('client/dist/index.js', root)), 'client/dist/ holds the build: run npm run build (npm install does it)')
   const { baseUrl } = await listening(t)
   const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'examples/client.ts'], {
-    cwd: root, env: { ...CHILD_ENV, PETSTORE_URL: baseUrl, PETSTORE_API_KEY: TEST_KEY }
+    cwd: root, env: { ...CHILD_ENV, PETSTORE_URL: baseUrl.replace(/\/v1$/, ''), PETSTORE_API_KEY: TEST_KEY }
   })
   t.equal(stderr, '')
   const lines = stdout.trimEnd().split('\n')
@@ -34,6 +38,26 @@ t.test('examples/client.ts creates, pages, orders, cancels, handles an error and
   ])
   t.match(lines.at(-2), /^cancelling it again: 404 not_found, "Order 1 not found" \(request [\w-]+\)$/)
   t.equal(lines.at(-1), 'event 8: order.cancelled, order 1 for pet 1', 'after five pets, the order placed and its pet reserved')
+})
+
+t.test("the README's client snippet runs where the package is installed", async (t) => {
+  const project = consumerProject(tempDir(t))
+  linkClient(project)
+  writeFileSync(join(project, 'first.mjs'), codeBlock('README.md', 'js', 'createPetstoreClient(').code)
+  const { baseUrl } = await listening(t)
+  const { stdout, stderr } = await run(process.execPath, ['first.mjs'], {
+    cwd: project, env: { ...CHILD_ENV, PETSTORE_URL: baseUrl.replace(/\/v1$/, ''), PETSTORE_API_KEY: TEST_KEY }
+  })
+  t.equal(stderr, '')
+  t.equal(stdout, "added { id: 1, name: 'Rex', categoryId: 1, status: 'available' }\n1 Rex\n")
+})
+
+t.test('examples/client.ts given an address with /v1 says what PETSTORE_URL is, and exits 2', async (t) => {
+  const failed = await run(process.execPath, ['--import', 'tsx', 'examples/client.ts'], {
+    cwd: root, env: { ...CHILD_ENV, PETSTORE_URL: 'http://127.0.0.1:3000/v1/', PETSTORE_API_KEY: TEST_KEY }
+  }).then(() => undefined, (error: { code: number, stderr: string }) => error)
+  t.equal(failed?.code, 2)
+  t.equal(failed?.stderr, "PETSTORE_URL is the service's address without /v1: http://127.0.0.1:3000\n")
 })
 
 t.test('examples/client.ts without a key says what it needs, and exits 2', async (t) => {

@@ -92,12 +92,10 @@ export const ENVIRONMENT = {
       maximum: 2047,
       default: 256,
       description: 'SQLite: how much of the database file is read through a memory map, which keeps ' +
-        'reads of a large database nearly as fast as of a small one ' +
-        "([Performance](../performance.md#in-short)); the mapped pages are the operating system's " +
-        "file cache and count in the process's RSS once read. `0` reads with `read(2)` instead: use " +
-        'it where the file sits on a network filesystem, or on storage whose read errors must come ' +
-        'back as a 503 rather than end the process (an error reading a mapped page is a signal, not ' +
-        'an error code)'
+        'reads of a large database nearly as fast as of a small one; mapped pages count in RSS ' +
+        'once read ([Performance](../performance.md#the-memory-map)). `0` reads with `read(2)`: ' +
+        'for a file on a network filesystem, or where a read error must be a 503 rather than end ' +
+        'the process'
     },
 
     RESPONSE_TIMEOUT_MS: {

@@ -1,7 +1,7 @@
 /**
  * Whether the environment asks for traces. The standard OpenTelemetry variables configure
  * them; tracing is on once one of them names where spans go, so a deployment that sets
- * none loads none of it and pays nothing (docs/performance.md).
+ * none loads none of it and pays nothing (docs/performance.md#tracing).
  *
  * In config/ with the other settings, which read it too (./config.ts). No imports:
  * ../tracing/preload.ts reads it before anything else of the service loads.

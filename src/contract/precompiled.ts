@@ -1,7 +1,7 @@
 /**
  * Validators and serializers the build wrote as code. Ajv and fast-json-stringify write
- * each one as JavaScript when the service starts, which V8 then compiles: a fifth of a
- * start. So the build (scripts/precompile.ts) builds the service once and records the code
+ * each one as JavaScript when the service starts, which V8 then compiles: a large part of
+ * a start. So the build (scripts/precompile.ts) builds the service once and records the code
  * of each as a module of its own (Ajv's standalone code, fast-json-stringify's standalone
  * mode), keyed by what it was made from, and the bundle holds them in `PRECOMPILED`
  * (./precompiled-code.ts), where the code cache holds them compiled too.

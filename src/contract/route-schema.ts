@@ -14,8 +14,8 @@ const OPENAPI_ONLY = new Set(['example', 'discriminator', 'xml', 'externalDocs']
 /**
  * A dereferenced schema without OpenAPI-only keywords, ready for AJV and the serializer: a
  * copy, which leaves the document as it is. Written as loops: a start copies every
- * operation's schemas, and the chained `Object.entries` form of this walk was a twentieth
- * of the start.
+ * operation's schemas, and the chained `Object.entries` form of this walk made arrays for
+ * every node it passed, which showed in a start's time.
  */
 function jsonSchema (document: ApiDocument, node: Json): JsonObject {
   return strip(document.dereference(node)) as JsonObject

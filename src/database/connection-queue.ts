@@ -2,9 +2,9 @@
  * The one connection, held by one query or transaction at a time and handed to the next
  * waiting in the order they came. Kysely's own lock wakes every waiter at each release,
  * and all but one wait again: the reads of one turn of the event loop, which come
- * together once the response cache's check is done, cost it a number of wake-ups that
- * grows with the square of their count (about twenty a read, and their promises, under
- * the benchmark's 50 connections). In front of it, its lock is always free when taken.
+ * together once the response cache's check is done, cost it a number of wake-ups, and of
+ * their promises, that grows with the square of their count. In front of it, its lock is
+ * always free when taken.
  */
 export class ConnectionQueue {
   #held = false

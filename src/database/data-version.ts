@@ -8,7 +8,7 @@
  *   another, commits, with `total_changes()`, which moves when this connection changes a
  *   row. Read without a query through Kysely, once per turn of the event loop
  *   (`sharedPerTurn`): each read opens a WAL read transaction (two locks and a file check),
- *   which was a tenth of a cached read. The same reading comes back while neither moves.
+ *   too much to pay on every cached read. The same reading comes back while neither moves.
  * - PostgreSQL: the server's current snapshot (`pg_current_snapshot()`, as text): the
  *   transactions running and the next to start. Any transaction that writes, in any
  *   session of any instance, takes an id that moves it, and it never comes back to an

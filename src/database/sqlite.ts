@@ -128,14 +128,14 @@ export function openSqlite (options: SqliteOptions): SqliteDatabase {
   sqlite.pragma(`busy_timeout = ${options.blockingWaitMs}`)
   sqlite.pragma('foreign_keys = ON')
   // Reads go through a memory map: without a system call and a copy into SQLite's page
-  // cache, a random pet at 1M pets costs about 1 µs more than at 1k instead of about 4
-  // (docs/performance.md). The mapped pages are the operating system's own page cache,
-  // counted in RSS once touched. SQLite maps only reads; it writes with write(2).
+  // cache for each page, a large database reads nearly as fast as a small one
+  // (docs/performance.md#the-memory-map). The mapped pages are the operating system's own
+  // page cache, counted in RSS once touched. SQLite maps only reads; it writes with write(2).
   sqlite.pragma(`mmap_size = ${options.mmapBytes}`)
   // So SQLite's own cache holds mostly the pages a write changes, which creates fill and
-  // never read again: 2 MiB, where better-sqlite3's build keeps 16 (docs/performance.md,
-  // peak RSS). Pages past the map, or all of them with SQLITE_MMAP_MB=0, are read from the
-  // operating system's cache.
+  // never read again: 2 MiB, where better-sqlite3's build keeps 16
+  // (docs/performance.md#memory). Pages past the map, or all of them with
+  // SQLITE_MMAP_MB=0, are read from the operating system's cache.
   sqlite.pragma('cache_size = -2048')
   // Each write of a group commit runs in a savepoint (group-commit.ts), so SQLite keeps the
   // original of every page a write changes first, to roll that write back alone: in memory,

@@ -2,8 +2,9 @@
  * Fastify's per-request log lines, one per request instead of two: on completion, with the
  * request (method, URL with credentials redacted, address: see ../config/logger.ts and
  * redact.ts), the status and the time taken, under the request id. The arrival line is kept
- * at `debug`, for tracing a request that never finishes. Writing two lines was a tenth of
- * the cost of a cached read.
+ * at `debug`, for tracing a request that never finishes. The line is already among the
+ * largest costs of a cached read (docs/performance.md#the-request-log-line); two would add
+ * to it.
  *
  * Fastify's own 404 and error handler are replaced (./error-handler.ts), but their lines
  * come here too: they log the request as `req`, never its raw URL, so they are redacted the

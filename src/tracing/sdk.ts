@@ -4,8 +4,8 @@
  * - Fastify's own, `@fastify/otel`: a server span per request, named by its method and route,
  *   the child of the `traceparent` a caller sent, and its handler's span;
  * - outgoing HTTP, PostgreSQL statements (pg) and Redis commands (ioredis).
- * Not incoming HTTP as well: its server span would only wrap Fastify's, and without it a
- * traced request runs at nearly twice the rate (docs/performance.md#tracing).
+ * Not incoming HTTP as well: its server span would only wrap Fastify's, and would cost a
+ * traced request much of its rate (docs/performance.md#tracing).
  * SQLite statements and webhook attempts are spans the service makes itself
  * (./sqlite-spans.ts, ../features/webhooks/traced-attempt.ts): no maintained
  * instrumentation covers better-sqlite3, and an attempt's span carries the change's trace.
@@ -22,7 +22,7 @@ import { NodeSDK } from '@opentelemetry/sdk-node'
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http'
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis'
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg'
-import { WEBHOOK_USER_AGENT } from '../features/webhooks/attempt.ts'
+import { WEBHOOK_USER_AGENT } from './webhook-user-agent.ts'
 import { instrumentationEnabled, type Instrumentation } from '../config/tracing.ts'
 
 /** Probes, every few seconds, are no request anyone follows. */
@@ -50,9 +50,9 @@ export function startTracing (env: NodeJS.ProcessEnv = process.env): NodeSDK {
       on('fastify') && new FastifyOtelInstrumentation({
         // Every Fastify instance, as it is made: the service's own code names no tracing.
         registerOnInitialization: true,
-        // The request's span and its handler's, not one more for each of its eight hooks:
-        // those cost a traced request more than the rest of its spans together
-        // (docs/performance.md#tracing), and its statements show where its time goes.
+        // The request's span and its handler's, not one more for each of its hooks: a span
+        // each costs a traced request dearly and tells little (docs/performance.md#tracing),
+        // and its statements show where its time goes.
         instrumentHooks: false,
         ignorePaths: (route) => UNTRACED_ROUTES.has(route.url ?? ''),
         // `POST /v1/store/orders` where the instrumentation says `request`; the method alone

@@ -3,21 +3,15 @@
  * working. The script checks each status itself; this test runs it, checks that it called
  * every operation of the document, and that it stops when the service answers otherwise.
  */
-import { execFile, spawnSync } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import t from 'tap'
 import { apiDocument } from '../../src/contract/document.ts'
-import { startServer } from '../helpers/process.ts'
+import { skipWithout, startServer } from '../helpers/process.ts'
 import { startReceiver } from '../helpers/receiver.ts'
+import { until } from '../helpers/until.ts'
 
 const KEY = 'curl-example-test-key-not-a-secret'
 const script = new URL('../../examples/curl.sh', import.meta.url).pathname
-
-function skipReason (): string | false {
-  const missing = ['bash', 'curl'].filter((tool) => spawnSync(tool, ['--version']).error !== undefined)
-  if (missing.length === 0) return false
-  if (process.env.PETSTORE_REQUIRE_SERVICES === '1') throw new Error(`${missing.join(' and ')} required (PETSTORE_REQUIRE_SERVICES=1) but not found`)
-  return `no ${missing.join(' or ')} on this machine (apt-get install curl) to run examples/curl.sh`
-}
 
 interface Run { code: number | null, stdout: string, stderr: string }
 
@@ -35,7 +29,7 @@ function requestLine ({ method, path }: { method: string, path: string }): RegEx
   return new RegExp(`^> ${method} ${template}(\\?\\S*)?$`, 'm')
 }
 
-t.test('examples/curl.sh against a started server', { skip: skipReason() }, async (t) => {
+t.test('examples/curl.sh against a started server', { skip: skipWithout(['bash', 'curl'], 'run examples/curl.sh') }, async (t) => {
   const server = await startServer(t, { PETSTORE_API_KEYS: KEY, LOG_LEVEL: 'warn', WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' })
   const receiver = await startReceiver(t)
 
@@ -55,6 +49,14 @@ t.test('examples/curl.sh against a started server', { skip: skipReason() }, asyn
     t.match(run.stdout, '{"code":"precondition_failed","message":"Pet 1 was not changed: its current ETag is not one If-Match names","status":412}')
     t.match(run.stdout, '{"code":"conflict","message":"Order 2 is complete (shipped) and can no longer be cancelled","status":409}')
     t.match(run.stdout, /"code":"invalid_webhook_url"/)
+    await until(() => receiver.received.some(({ body }) => body.includes('"name":"Hook"')), 'the pet.created of Hook delivered to WEBHOOK_URL')
+  })
+
+  t.test('a WEBHOOK_URL the service refuses: the script says how to start it, or what to give', async (t) => {
+    const run = await runScript({ PETSTORE_URL: server.base, PETSTORE_API_KEY: KEY, WEBHOOK_URL: 'http://10.0.0.8/hooks' })
+    t.equal(run.code, 1)
+    t.equal(run.stderr, 'FAILED: expected 201, got 400\nThe service refused WEBHOOK_URL (http://10.0.0.8/hooks): start it with ' +
+      'WEBHOOK_ALLOWED_NETWORKS=127.0.0.0/8 for a receiver on this machine, or set WEBHOOK_URL to a public https receiver.\n')
   })
 
   t.test('it stops at the first answer it did not expect', async (t) => {
@@ -68,5 +70,10 @@ t.test('examples/curl.sh against a started server', { skip: skipReason() }, asyn
     t.equal(unset.code, 1)
     t.match(unset.stderr, 'PETSTORE_API_KEY: set PETSTORE_API_KEY to an API key')
     t.equal(unset.stdout, '', 'no call is made without a key')
+
+    const prefixed = await runScript({ PETSTORE_URL: `${server.base}/v1/`, PETSTORE_API_KEY: KEY })
+    t.equal(prefixed.code, 2)
+    t.equal(prefixed.stderr, `PETSTORE_URL is the service's address without /v1: ${server.base}\n`)
+    t.equal(prefixed.stdout, '', 'no call is made to an address with the prefix')
   })
 })

@@ -4,8 +4,9 @@
  * and a strict type-check of its TypeScript against what it installed.
  */
 import { execFile } from 'node:child_process'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { CHILD_ENV } from './process.ts'
 
@@ -30,6 +31,16 @@ export function consumerProject (dir: string): string {
   mkdirSync(join(app, 'node_modules'), { recursive: true })
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
   return app
+}
+
+/**
+ * `petstore-client` installed in the project at `app` as this repository's workspace has it:
+ * a link to client/, whose build (client/dist/, `npm run build`) it runs. Cheaper than
+ * installing a packed tarball, for the tests that run a guide's snippet rather than test the
+ * package's contents.
+ */
+export function linkClient (app: string): void {
+  symlinkSync(fileURLToPath(new URL('client', root)), join(app, 'node_modules', 'petstore-client'), 'dir')
 }
 
 /**

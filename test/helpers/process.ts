@@ -2,7 +2,7 @@
  * Real processes: src/server.ts run as `npm start` runs it, for the tests that need a real
  * socket, signals or a crash, a stream of creates against it, and the programs of scripts/.
  */
-import { execFile, execFileSync } from 'node:child_process'
+import { execFile, execFileSync, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
 import { connect } from 'node:net'
 import { Agent, request } from 'node:http'
@@ -112,6 +112,17 @@ export function keys (databaseUrl: string, ...args: string[]) {
 /** `npm run keys` expected to fail: its exit code and output. */
 export function keysFailure (databaseUrl: string, ...args: string[]) {
   return scriptResult('scripts/keys.ts', args, { DATABASE_URL: databaseUrl })
+}
+
+/**
+ * Why a test that runs `tools` (`bash`, `curl`) for `purpose` is skipped: a sentence when one
+ * is missing, false when all are here. Required, not skipped, with PETSTORE_REQUIRE_SERVICES=1.
+ */
+export function skipWithout (tools: string[], purpose: string): string | false {
+  const missing = tools.filter((tool) => spawnSync(tool, ['--version']).error !== undefined)
+  if (missing.length === 0) return false
+  if (process.env.PETSTORE_REQUIRE_SERVICES === '1') throw new Error(`${missing.join(' and ')} required (PETSTORE_REQUIRE_SERVICES=1) but not found`)
+  return `no ${missing.join(' or ')} on this machine (apt-get install ${missing.join(' ')}) to ${purpose}`
 }
 
 /** A temporary folder for one test, removed afterwards. */

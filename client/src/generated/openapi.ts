@@ -216,8 +216,8 @@ export interface paths {
         put?: never;
         /**
          * Add a webhook endpoint
-         * @description Subscribes a URL to events: from now on, every event of a type it selects is `POST`ed
-         *     to it, signed as Standard Webhooks (standardwebhooks.com) defines, retried until it
+         * @description Subscribes a URL to events: from now on, every event of a type it selects is sent to
+         *     it with `POST`, signed as Standard Webhooks (standardwebhooks.com) defines, retried until it
          *     answers `2xx` (10 attempts over about three days, by default). `events` lists event
          *     types, `pet.*` or `order.*` (every
          *     type of that resource) or `*` (every type); a type this document does not declare is
@@ -721,7 +721,7 @@ export interface components {
          */
         WebhookEndpointId: number | bigint;
         /**
-         * @description Where deliveries are `POST`ed: an `https` URL whose host resolves only to public
+         * @description Where deliveries are sent with `POST`: an `https` URL whose host resolves only to public
          *     addresses (see `createWebhookEndpoint`), at most 2048 characters.
          */
         WebhookUrl: string & components["schemas"]["Text"];

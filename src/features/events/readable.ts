@@ -12,7 +12,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { HandlerWrapper } from '../../contract/wrapper.ts'
-import type { KeyRefusal } from '../api-keys/auth.ts'
+import type { ApiError } from '../../http/error-codes.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -24,8 +24,8 @@ declare module 'fastify' {
 /** The operations that answer events. */
 const FEED_READS = new Set(['listEvents', 'getEvent'])
 
-/** The 403 for a key reading an event of `type`, naming the scope it lacks. */
-export function unreadableEvent (app: FastifyInstance, request: FastifyRequest, type: string): KeyRefusal {
+/** The 403 for a key reading an event of `type`, naming the scope it lacks (the key check's, `app.auth`). */
+export function unreadableEvent (app: FastifyInstance, request: FastifyRequest, type: string): ApiError {
   return app.auth.authorize(request, [[app.events.readScopes.get(type)!]], `for ${type} events`)!
 }
 

@@ -1,7 +1,7 @@
 /**
  * Store orders in the database. Plain functions taking `db` first; rows become API Orders here.
  *
- * An order moves its pet (PRODUCT.md, "Pet lifecycle"), always in the transaction of the
+ * An order moves its pet (docs/decisions.md#pet-lifecycle), always in the transaction of the
  * order write: placing one reserves an `available` pet, completing one sells it, cancelling
  * an open one puts it back on sale. Who wins a pet is decided by the database, by one
  * conditional update whose row count says whether the pet was still `available`: SQLite runs

@@ -4,12 +4,12 @@
  * the changed rows prove a kept answer fresh on both (../../database/data-version.ts).
  *
  * And, cache or none, the changed rows' upkeep: the triggers record every change, and what
- * is older than any reader needs is deleted every few seconds (../../database/row-changes.ts).
+ * is older than any reader needs is deleted every few seconds (../../database/row-changes-prune.ts).
  */
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { dataVersionOf } from '../../database/data-version.ts'
-import { deleteOldRowChanges } from '../../database/row-changes.ts'
+import { deleteOldRowChanges } from '../../database/row-changes-prune.ts'
 import { ResponseCache } from './cache.ts'
 
 declare module 'fastify' {

@@ -1,5 +1,5 @@
 /**
- * Where webhooks may go (PRODUCT.md, "Delivery", Addresses): only to public addresses, so
+ * Where webhooks may go (docs/decisions.md#webhook-addresses): only to public addresses, so
  * that no one who may save an endpoint can make the service call inside its own network
  * (server-side request forgery).
  *

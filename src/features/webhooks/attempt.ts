@@ -1,5 +1,5 @@
 /**
- * One attempt to deliver a webhook (PRODUCT.md, "Delivery"): a `POST` of the event's
+ * One attempt to deliver a webhook (docs/decisions.md#delivery): a `POST` of the event's
  * envelope with its signature headers, and what came of it, classified for the deliveries
  * log and the retry schedule.
  * - Success is a 2xx within the timeout, and nothing else: a redirect is not followed (a
@@ -16,20 +16,18 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http'
 import type * as Https from 'node:https'
 import type { LookupFunction } from 'node:net'
+import { WEBHOOK_USER_AGENT } from '../../tracing/webhook-user-agent.ts'
 import ipaddr from 'ipaddr.js'
 import type { Network } from '../../config/values.ts'
 import { hostOf, mayConnect, systemLookup, type Lookup } from './addresses.ts'
 
 /**
  * `node:https`, loaded when an endpoint first needs it, not at start: it loads TLS, which
- * is a twentieth of a start that serves no TLS (the bundle makes Fastify's own load of it
+ * a start that serves no TLS should not pay for (the bundle makes Fastify's own load of it
  * as lazy: scripts/bundle.ts). Node loads it for us (`process.getBuiltinModule`, Node
  * 20.16 and 22.3), where a `require` of our own had to be made for it.
  */
 const httpsModule = (): typeof Https => process.getBuiltinModule('node:https')
-
-/** Says who sends a delivery; tracing also tells attempts apart by it (src/tracing/sdk.ts). */
-export const WEBHOOK_USER_AGENT = 'petstore-webhooks/1'
 
 export type AttemptError =
   | 'timeout' | 'connection_refused' | 'connection_reset' | 'dns' | 'tls' | 'network'

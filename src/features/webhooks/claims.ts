@@ -275,7 +275,7 @@ type SuccessValues = { ids: string[], statuses: number[], durations: number[], t
  * prepared statement keeps, after a few runs, the plan made for any values, and for a
  * join of the batch with the table that plan depended on the table's size when it was
  * made. Made while it was small, it read the deliveries through an index of every pending
- * row and kept doing so as they grew: 2-5 ms a batch with 20 000 due, so a backlog
+ * row and kept doing so as they grew, each batch slower than the last, so a backlog
  * drained the slower the longer it was. A lookup by key, with `limit 1`, is planned as
  * one whatever the size; the row is then updated at the address that lookup found
  * (`ctid`). A row another transaction changed in between (its endpoint disabled, its

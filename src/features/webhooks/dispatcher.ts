@@ -1,5 +1,5 @@
 /**
- * The worker that delivers webhooks, one in each instance (PRODUCT.md, "Delivery").
+ * The worker that delivers webhooks, one in each instance (docs/decisions.md#delivery).
  *
  * It claims due deliveries (./claims.ts) and attempts each outside any transaction
  * (./attempt.ts), then records the outcome. Claims run one at a time, when asked for (a
@@ -104,8 +104,8 @@ export class Dispatcher {
   #flowing = false
   /**
    * The endpoints' secrets, opened, by the key and the sealed form they were opened from:
-   * opening one (AES-GCM) at each attempt was a sixth of a delivery's CPU. Emptied when
-   * full; a secret rotated is sealed anew, under another name here.
+   * opening one (AES-GCM) at each attempt cost a large share of a delivery's CPU. Emptied
+   * when full; a secret rotated is sealed anew, under another name here.
    */
   readonly #opened = new Map<string, string>()
   readonly #abort = new AbortController()

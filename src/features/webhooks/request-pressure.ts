@@ -2,9 +2,9 @@
  * Whether the API's requests keep this instance busy: over the last window, its event loop
  * was busy most of the time, and requests were answered in it. Deliveries are then made at
  * a slower pace (./dispatcher.ts, `busyClaimGapMs`): no client waits on them, and each one
- * made meanwhile takes the event loop, and the database, from the requests (PRODUCT.md: a
- * delivery never delays an API request). Busy with deliveries alone, with no request
- * answered, is not busy: a backlog is then delivered at full speed.
+ * made meanwhile takes the event loop, and the database, from the requests (a delivery
+ * never delays an API request: docs/decisions.md#delivery). Busy with deliveries alone,
+ * with no request answered, is not busy: a backlog is then delivered at full speed.
  */
 import { performance, type EventLoopUtilization } from 'node:perf_hooks'
 

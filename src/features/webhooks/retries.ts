@@ -1,5 +1,5 @@
 /**
- * When a failed delivery is tried again (PRODUCT.md, "Delivery", Retries):
+ * When a failed delivery is tried again (docs/decisions.md#retries):
  * `WEBHOOK_RETRY_DELAYS` lists the waits after each failed attempt, so N delays give N + 1
  * attempts; each wait is lengthened by up to 20% at random, so the deliveries that failed
  * together (a receiver down for a while) do not all come back at the same instant. After

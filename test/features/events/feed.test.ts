@@ -1,5 +1,5 @@
 /**
- * Every change to a pet or an order is an event in the feed (PRODUCT.md, "Events"), on
+ * Every change to a pet or an order is an event in the feed (docs/decisions.md#events), on
  * whichever database this run tests: its type, data and previous fields, in commit order
  * with the events of one change together; nothing for a change that changed nothing or was
  * refused; the feed's paging, where every page links to the next; getEvent.

@@ -1,5 +1,5 @@
 /**
- * Orders move their pet (PRODUCT.md, "Pet lifecycle"), on whichever database this run tests:
+ * Orders move their pet (docs/decisions.md#pet-lifecycle), on whichever database this run tests:
  * placing reserves an `available` pet, completing sells it, cancelling puts it back on sale,
  * every read and ETag shows the change at once, and a pet is never sold twice.
  */

@@ -1,6 +1,7 @@
 import t from 'tap'
 import { build, JSON_HEADERS, AUTH } from '../../helpers/app.ts'
 import { errorBody, JSON_TYPE } from '../../helpers/answers.ts'
+import { codeBlock } from '../../helpers/markdown.ts'
 
 t.test('createPet answers 201 with the pet and its assigned id', async (t) => {
   const app = await build(t)
@@ -32,6 +33,8 @@ t.test('createPet refuses invalid bodies with 400 and creates nothing', async (t
     ['missing name', '{"categoryId":1}', 'invalid_request', "body must have required property 'name'"],
     ['missing categoryId', '{"name":"Rex"}', 'invalid_request', "body must have required property 'categoryId'"],
     ['unknown field', '{"name":"Rex","categoryId":1,"categoryID":2}', 'invalid_request', "body must NOT have additional property 'categoryID'"],
+    ['a typo of a required field: the typo is named', '{"name":"Rex","categoryID":1}', 'invalid_request', "body must NOT have additional property 'categoryID'"],
+    ['a typo of the first required field', '{"nmae":"Rex","categoryId":1}', 'invalid_request', "body must NOT have additional property 'nmae'"],
     ['client id', '{"id":7,"name":"Rex","categoryId":1}', 'invalid_request', "body must NOT have additional property 'id'"],
     ['__proto__', '{"name":"Rex","categoryId":1,"__proto__":{"admin":true}}', 'invalid_request', "body must NOT have additional property '__proto__'"],
     ['string categoryId is not coerced', '{"name":"Rex","categoryId":"5"}', 'invalid_request', 'body/categoryId must be integer'],
@@ -147,4 +150,11 @@ t.test('100 concurrent creates get 100 distinct, increasing ids', async (t) => {
   const ids = responses.map((res) => res.json().id as number)
   t.equal(new Set(ids).size, 100)
   t.same([...ids].sort((a, b) => a - b), Array.from({ length: 100 }, (_, i) => i + 1))
+})
+
+t.test('a typo of a required field is answered as docs/api/requests.md shows', async (t) => {
+  const app = await build(t)
+  const res = await app.inject({ method: 'POST', url: '/v1/pets', headers: JSON_HEADERS, payload: '{"name":"Rex","categoryID":1}' })
+  t.equal(res.statusCode, 400)
+  t.equal(`${res.body}\n`, codeBlock('docs/api/requests.md', 'json', 'categoryID').code)
 })

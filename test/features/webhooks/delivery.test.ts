@@ -1,5 +1,5 @@
 /**
- * Deliveries (PRODUCT.md, "Delivery"), on whichever database this run tests, to receivers on
+ * Deliveries (docs/decisions.md#delivery), on whichever database this run tests, to receivers on
  * 127.0.0.1 (let through by WEBHOOK_ALLOWED_NETWORKS): every event an endpoint selects,
  * signed so that the reference library `standardwebhooks` verifies it, the body the feed's;
  * retried on failure with the same `webhook-id`, every attempt in the log; a 410, a

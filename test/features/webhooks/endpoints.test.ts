@@ -1,5 +1,5 @@
 /**
- * The webhook endpoints API (PRODUCT.md, "Webhook endpoints"), on whichever database this
+ * The webhook endpoints API (docs/decisions.md#webhook-endpoints), on whichever database this
  * run tests: an endpoint added with its secret shown once, read, listed, edited with a merge
  * patch, its secret rotated, removed; every refusal with its whole Error body; secrets never
  * in the database or a kept answer in the clear.

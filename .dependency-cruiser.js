@@ -102,14 +102,6 @@ const forbidden = [
  */
 const known = (rule, from, to) => ({ type: 'dependency', from, to, rule: { name: rule, severity: 'error' } })
 const knownViolations = [
-  // The configuration read into one schema takes these parsers and checks into config/, or
-  // has the server hand them in.
-  known('config-imports-nothing', 'src/config/config.ts', 'src/contract/precompiled.ts'),
-  known('config-imports-nothing', 'src/config/config.ts', 'src/features/webhooks/addresses.ts'),
-  known('config-imports-nothing', 'src/config/config.ts', 'src/features/webhooks/retries.ts'),
-  known('config-imports-nothing', 'src/config/config.ts', 'src/features/webhooks/sealing.ts'),
-  known('config-imports-nothing', 'src/config/config.ts', 'src/tracing/settings.ts'),
-  known('config-imports-nothing', 'src/config/logger.ts', 'src/tracing/trace-context.ts'),
   // Pets' one statement of creates on PostgreSQL adds their deliveries itself: the outbox
   // writing that whole statement removes it.
   known('no-cross-feature', 'src/features/pets/repository.ts', 'src/features/webhooks/subscribers.ts')

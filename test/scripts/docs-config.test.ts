@@ -26,6 +26,8 @@ t.test('a row for each variable, in the schema\'s order, then the OpenTelemetry 
   t.match(rows.find((row) => row.startsWith('| `PETSTORE_API_KEYS` |')), /^\| `PETSTORE_API_KEYS` \| none \| /, 'an empty default: none')
   t.match(rows.find((row) => row.startsWith('| `METRICS_PORT` |')), /^\| `METRICS_PORT` \| unset \(off\) \| /, 'in the schema\'s words')
   t.match(rows.at(-2), /^\| `OTEL_SERVICE_NAME`, `OTEL_TRACES_SAMPLER`, `OTEL_EXPORTER_OTLP_PROTOCOL`, \.\.\. \| /)
+  // As every line of the docs: a longer description is a paragraph after the table.
+  t.same(rows.filter((row) => row.length > 400), [], 'no row over 400 characters')
 })
 
 t.test('npm run docs:config writes the table between the markers, and nothing else', async (t) => {

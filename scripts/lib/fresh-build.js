@@ -24,6 +24,7 @@ export const BUILD_TOOLS = ['typescript', 'tsx', 'esbuild']
 /**
  * @typedef {object} FreshBuildOptions
  * @property {(line: string) => void} [log] where the progress lines go (stderr: stdout is the service's log stream)
+ * @property {NodeJS.ProcessEnv} [env] the build's environment (this process's by default)
  */
 
 /**
@@ -32,7 +33,7 @@ export const BUILD_TOOLS = ['typescript', 'tsx', 'esbuild']
  * @param {URL} [root]
  * @param {FreshBuildOptions} [options]
  */
-export async function ensureFreshBuild (root = projectRoot(), { log = (line) => process.stderr.write(`${line}\n`) } = {}) {
+export async function ensureFreshBuild (root = projectRoot(), { log = (line) => process.stderr.write(`${line}\n`), env = process.env } = {}) {
   if (!existsSync(new URL('src/', root))) return
   const reason = staleness(root)
   if (reason === undefined) return
@@ -46,7 +47,7 @@ export async function ensureFreshBuild (root = projectRoot(), { log = (line) => 
     const stillStale = staleness(root)
     if (stillStale === undefined) return
     log(`${stillStale}: rebuilding it with \`npm run build\``)
-    const failure = await npmRunBuild(root)
+    const failure = await npmRunBuild(root, env)
     if (failure !== undefined) throw new Error(`${stillStale}, and \`npm run build\` ${failure}`)
   } finally {
     release()
@@ -116,11 +117,12 @@ function alive (/** @type {number} */ pid) {
  * undefined. SIGTERM and SIGINT meanwhile are passed on to it, so stopping a start stops its
  * build too (then the build has failed, and the start with it).
  * @param {URL} root
+ * @param {NodeJS.ProcessEnv} env
  * @returns {Promise<string | undefined>}
  */
-function npmRunBuild (root) {
+function npmRunBuild (root, env) {
   return new Promise((resolve) => {
-    const build = spawn('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 2, 2] })
+    const build = spawn('npm', ['run', 'build'], { cwd: root, env, stdio: ['ignore', 2, 2] })
     /** @param {NodeJS.Signals} signal */
     const forward = (signal) => { build.kill(signal) }
     process.on('SIGTERM', forward)

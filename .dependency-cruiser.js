@@ -95,18 +95,6 @@ const forbidden = [
   }
 ]
 
-/**
- * Imports that break a rule today, each until the change named removes it (then delete it
- * here); any other import that breaks one fails. The check counts them as "known
- * violations ignored".
- */
-const known = (rule, from, to) => ({ type: 'dependency', from, to, rule: { name: rule, severity: 'error' } })
-const knownViolations = [
-  // Pets' one statement of creates on PostgreSQL adds their deliveries itself: the outbox
-  // writing that whole statement removes it.
-  known('no-cross-feature', 'src/features/pets/repository.ts', 'src/features/webhooks/subscribers.ts')
-]
-
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
   forbidden,
@@ -114,7 +102,6 @@ export default {
     includeOnly: '^src/',
     // Type-only imports count: a file that names another's types knows that file.
     tsPreCompilationDeps: true,
-    tsConfig: { fileName: 'tsconfig.json' },
-    knownViolations
+    tsConfig: { fileName: 'tsconfig.json' }
   }
 }

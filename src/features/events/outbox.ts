@@ -16,7 +16,7 @@ import { stringify } from 'lossless-json'
 import { prepare, type Param, type PreparedQuery } from '../../database/prepared.ts'
 import type { Database } from '../../database/schema.ts'
 import { resourceSelection } from '../../contract/webhooks.ts'
-import { recordDeliveries, type CreatedDeliveryValues } from '../webhooks/subscribers.ts'
+import { deliveriesOfCreated, recordDeliveries, type CreatedDeliveryValues } from '../webhooks/subscribers.ts'
 import { activeTraceparent } from '../../tracing/trace-context.ts'
 import type { EventType } from './types.ts'
 
@@ -117,7 +117,7 @@ export function createdEvent (data: object): CreatedEvent {
   }
 }
 
-/** The values `createdEventsInput` and `recordCreated` bind, and `deliveriesOfCreated` too: one item per created row. */
+/** The events' values `insertCreated` binds: one item per created row. */
 export type CreatedEventsValues = {
   eventType: string
   eventIds: string[]
@@ -126,7 +126,7 @@ export type CreatedEventsValues = {
   traceContexts: Array<string | null>
 } & CreatedDeliveryValues
 
-/** The events of rows created together, all of type `type`, as `createdEventsInput` binds them. */
+/** The events of rows created together, all of type `type`, as `insertCreated` binds them. */
 export function createdEvents (type: EventType, events: readonly CreatedEvent[]): CreatedEventsValues {
   return {
     eventType: type,
@@ -138,29 +138,55 @@ export function createdEvents (type: EventType, events: readonly CreatedEvent[])
   }
 }
 
+/** A column of rows created together (`insertCreated`): its name, its PostgreSQL type, and the list of its values. */
+export interface CreatedColumn {
+  name: string
+  type: 'text' | 'bigint'
+  /** What binds one value for each row (`param` of the statement's values), `null` where a row has none. */
+  values: unknown
+}
+
 /**
- * PostgreSQL: `event_input`, a `with` of the statement that creates rows: each created
- * row's event values, numbered `n` from 1 in the order given, as the rows are.
+ * PostgreSQL: one statement that inserts rows into `table` with `columns`, one row for each
+ * created event, and the rows' events and the events' webhook deliveries
+ * (../webhooks/subscribers.ts, `deliveriesOfCreated`): atomic by itself, in one round trip
+ * however many rows it creates, where a transaction of two inserts for each row takes four
+ * (the round trips, not the inserts, are most of a create's cost there). It answers the new
+ * rows' `id` and `columns` in the order given, and writes the events in that order, so the
+ * feed has them so. The parts of the statement name each other (`input`, `event_input`,
+ * `created`, `numbered`): all of them are written here, but for `event_input`, which
+ * `deliveriesOfCreated` reads.
  */
-export function createdEventsInput (param: Param<CreatedEventsValues>): RawBuilder<never> {
+export function insertCreated<R> (table: 'pets', columns: readonly CreatedColumn[], param: Param<CreatedEventsValues>): RawBuilder<R> {
+  const names = sql.join(columns.map((column) => sql.id(column.name)))
+  const lists = sql.join(columns.map((column) => sql`cast(${column.values} as ${sql.raw(column.type)}[])`))
+  // The ids go up in the order the rows are inserted, so their rank by id is their place.
+  return sql<R>`with input as (select * from unnest(${lists}) with ordinality as input (${names}, n)),
+    event_input as ${createdEventsInput(param)},
+    created as (insert into ${sql.table(table)} (${names}) select ${names} from input order by n returning *),
+    numbered as (select created.*, row_number() over (order by created.id) as n from created),
+    recorded as ${recordCreated(param)},
+    delivered as ${deliveriesOfCreated(param)}
+    select id, ${names} from numbered order by n`
+}
+
+/**
+ * `event_input`: each created row's event values, numbered `n` from 1 in the order given,
+ * as the rows are.
+ */
+function createdEventsInput (param: Param<CreatedEventsValues>): RawBuilder<never> {
   return sql<never>`(select * from unnest(cast(${param('eventIds')} as text[]), cast(${param('occurredAts')} as text[]),
     cast(${param('eventFields')} as text[]), cast(${param('traceContexts')} as text[]))
     with ordinality as event_input (event_id, occurred_at, event_fields, trace_context, n))`
 }
 
 /**
- * PostgreSQL: the insert of created rows' events, as a `with` of the statement that
- * inserts the rows, after a `with` named `numbered` that holds them, each numbered `n` as
- * in `event_input`. So the rows, their events and the events' webhook deliveries
- * (../webhooks/subscribers.ts, `deliveriesOfCreated`) are written by one statement,
- * atomic by itself, in one round trip however many rows it creates, where a transaction of
- * two inserts for each row takes four (the round trips, not the inserts, are most of a
- * create's cost there). The events are written in the rows' order, so the feed has them in
- * that order. Each event's data is the JSON text made in the service with the id the
- * database gave the row put first: text joined, not JSON PostgreSQL would parse again (its
- * JSON types refuse some strings JSON allows, such as `\u0000`).
+ * `recorded`: the events of the rows in `numbered`, in their order. Each event's data is
+ * the JSON text made in the service with the id the database gave the row put first: text
+ * joined, not JSON PostgreSQL would parse again (its JSON types refuse some strings JSON
+ * allows, such as `\u0000`).
  */
-export function recordCreated (param: Param<CreatedEventsValues>): RawBuilder<never> {
+function recordCreated (param: Param<CreatedEventsValues>): RawBuilder<never> {
   // In parentheses: Kysely adds none around a raw `with`.
   return sql<never>`(insert into events (id, type, occurred_at, data, trace_context)
     select e.event_id, cast(${param('eventType')} as text), e.occurred_at, '{"id":' || cast(c.id as text) || e.event_fields, e.trace_context

@@ -9,10 +9,12 @@ import type { Database, OrderRow, PetRow } from '../../database/schema.ts'
 import { toApiInt } from '../../http/int64.ts'
 import { toPage, type Page } from '../../contract/paging.ts'
 import { prepare } from '../../database/prepared.ts'
-import { changedFields, createdEvent, createdEvents, createdEventsInput, recordCreated, recordEvents, type CreatedEvent, type CreatedEventsValues } from '../events/outbox.ts'
-import { deliveriesOfCreated } from '../webhooks/subscribers.ts'
+import { changedFields, createdEvent, createdEvents, insertCreated, recordEvents, type CreatedEvent, type CreatedEventsValues } from '../events/outbox.ts'
 import { batchPerTurn } from '../../database/batch-per-turn.ts'
 import { isDatabaseUnavailable } from '../../database/errors.ts'
+import { newPetValues, patchedValues, PET_COLUMNS, PET_PROPERTIES, rowValues, sameValues, toPet, toRow, type PetValues } from './columns.ts'
+
+export { toPet }
 
 type Pet = components['schemas']['Pet']
 type NewPet = components['schemas']['NewPet']
@@ -20,46 +22,30 @@ type PetStatus = components['schemas']['PetStatus']
 type PetPatch = components['schemas']['PetPatch']
 type Id = number | bigint
 
-export function toPet (row: PetRow): Pet {
-  const pet: Pet = { id: toApiInt(row.id), name: row.name, categoryId: toApiInt(row.category_id) }
-  // No status is a missing key, never `null` (the Pet schema has no null).
-  if (row.status !== null) pet.status = row.status
-  return pet
-}
-
-type PetValues = { name: string, categoryId: Id, status: PetStatus | null }
-
+// Each column bound by the name of its property.
 const insertPet = prepare<PetValues, PetRow>((db, param) =>
   db.insertInto('pets')
-    .values({ name: param('name'), category_id: param('categoryId'), status: param('status') })
+    .values(Object.fromEntries(PET_PROPERTIES.map((property) => [PET_COLUMNS[property].column, param(property)])) as never)
     .returningAll())
 
-type CreatedPetsValues = { names: string[], categoryIds: string[], statuses: Array<PetStatus | null> } & CreatedEventsValues
+type CreatedPetsValues = Record<keyof PetValues, unknown[]> & CreatedEventsValues
 
 // PostgreSQL: pets, their `pet.created` events and the events' deliveries in one statement
-// (../events/outbox.ts, recordCreated), however many pets: the new rows in the order given.
-// The ids go up in the order the rows are inserted, so their rank by id is their place.
+// (../events/outbox.ts, insertCreated), however many pets: the new rows in the order given.
 const insertPetsWithEvents = prepare<CreatedPetsValues, PetRow>((db, param) => ({
-  compile: () => sql<PetRow>`with input as (select * from unnest(cast(${param('names')} as text[]),
-      cast(${param('categoryIds')} as bigint[]), cast(${param('statuses')} as text[])) with ordinality as input (name, category_id, status, n)),
-    event_input as ${createdEventsInput(param)},
-    created as (insert into pets (name, category_id, status) select name, category_id, status from input order by n returning *),
-    numbered as (select created.*, row_number() over (order by created.id) as n from created),
-    recorded as ${recordCreated(param)},
-    delivered as ${deliveriesOfCreated(param)}
-    select id, name, category_id, status from numbered order by n`.compile(db)
+  compile: () => insertCreated<PetRow>('pets', PET_PROPERTIES.map((property) => ({ name: PET_COLUMNS[property].column, type: PET_COLUMNS[property].type, values: param(property) })), param).compile(db)
 }))
 
 interface NewPetRow { values: PetValues, event: CreatedEvent }
 
 /** PostgreSQL: writes `pets`, each with its event, in one statement; the rows in the same order. */
 async function insertPets (db: Kysely<Database>, pets: readonly NewPetRow[]): Promise<PetRow[]> {
-  const { rows } = await insertPetsWithEvents(db, {
-    names: pets.map((pet) => pet.values.name),
-    categoryIds: pets.map((pet) => String(pet.values.categoryId)),
-    statuses: pets.map((pet) => pet.values.status),
-    ...createdEvents('pet.created', pets.map((pet) => pet.event))
-  })
+  const columns = Object.fromEntries(PET_PROPERTIES.map((property) => [property, pets.map(({ values }) => {
+    const value = values[property]
+    // An int64 as text: PostgreSQL reads it whole, where a JavaScript number may not hold it.
+    return value !== null && PET_COLUMNS[property].type === 'bigint' ? String(value) : value
+  })])) as Record<keyof PetValues, unknown[]>
+  const { rows } = await insertPetsWithEvents(db, { ...columns, ...createdEvents('pet.created', pets.map((pet) => pet.event)) })
   return rows
 }
 
@@ -106,9 +92,9 @@ const selectPetForUpdate = prepare<{ id: Id }, PetRow>((db, param) =>
 const selectOpenOrder = prepare<{ petId: Id }, { id: OrderRow['id'] }>((db, param) =>
   db.selectFrom('orders').select('id').where('pet_id', '=', param('petId')).where('complete', '=', 0).orderBy('id').limit(1))
 
-const updatePetRow = prepare<{ id: Id, name: string, categoryId: PetRow['category_id'], status: PetStatus | null }, PetRow>((db, param) =>
+const updatePetRow = prepare<PetValues & { id: Id }, PetRow>((db, param) =>
   db.updateTable('pets')
-    .set({ name: param('name'), category_id: param('categoryId'), status: param('status') })
+    .set(Object.fromEntries(PET_PROPERTIES.map((property) => [PET_COLUMNS[property].column, param(property)])))
     .where('id', '=', param('id'))
     .returningAll())
 
@@ -126,10 +112,11 @@ const selectPageWithStatus = prepare<{ afterId: Id, limit: number, status: PetSt
 
 /** Adds a pet, and its `pet.created` event in the same transaction. */
 export async function createPet (db: Kysely<Database>, pet: NewPet): Promise<Pet> {
-  const values = { name: pet.name, categoryId: pet.categoryId, status: pet.status ?? null }
-  // PostgreSQL: one statement (../events/outbox.ts, recordCreated).
+  const values = newPetValues(pet)
+  // PostgreSQL: one statement (../events/outbox.ts, insertCreated).
   if (isPostgres(db)) {
-    const pet = { values, event: createdEvent(toPet({ id: 0, name: values.name, category_id: values.categoryId, status: values.status })) }
+    // The event's data but the id, which the statement puts in.
+    const pet = { values, event: createdEvent(toPet(toRow(0, values))) }
     // Inside a transaction (an idempotent create's), on its own, as part of it.
     if (db.isTransaction) return toPet((await insertPets(db, [pet]))[0]!)
     let insert = batchedInserts.get(db)
@@ -169,15 +156,14 @@ export function updatePet (db: Kysely<Database>, id: Id, patch: PetPatch, precon
     if (row === undefined) return { outcome: 'missing' }
     const current = toPet(row)
     if (!precondition(current)) return { outcome: 'precondition_failed' }
-    const status = patch.status === undefined ? row.status : patch.status
-    if (status !== row.status) {
+    const before = rowValues(row)
+    const values = patchedValues(before, patch)
+    if (values.status !== before.status) {
       const open = (await selectOpenOrder(trx, { petId: id })).rows[0]
       if (open !== undefined) return { outcome: 'held', orderId: toApiInt(open.id) }
     }
-    const name = patch.name ?? row.name
-    const categoryId = patch.categoryId ?? row.category_id
-    if (name === row.name && String(categoryId) === String(row.category_id) && status === row.status) return { outcome: 'updated', pet: current }
-    const { rows } = await updatePetRow(trx, { id, name, categoryId, status })
+    if (sameValues(values, before)) return { outcome: 'updated', pet: current }
+    const { rows } = await updatePetRow(trx, { ...values, id })
     const pet = toPet(rows[0]!)
     const previous = changedFields(current, pet)
     if (previous !== undefined) await recordEvents(trx, [{ type: 'pet.updated', data: pet, previous }])

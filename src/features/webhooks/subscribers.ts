@@ -64,9 +64,9 @@ export type CreatedDeliveryValues = { eventSelection: string }
 
 /**
  * PostgreSQL: the insert of created rows' deliveries, as a `with` of the statement that
- * writes the rows and their events (../events/outbox.ts, `recordCreated`), in the same
- * round trip, from the events' values in `event_input` (`createdEventsInput` there), all of
- * type `eventType`. The foreign key to the event is checked at the end of the statement,
+ * writes the rows and their events (../events/outbox.ts, `insertCreated`), in the same
+ * round trip, from the events' values in its `with` named `event_input`, all of type
+ * `eventType`. The foreign key to the event is checked at the end of the statement,
  * once the events are in.
  */
 export function deliveriesOfCreated (param: Param<{ eventType: string } & CreatedDeliveryValues>): RawBuilder<never> {

@@ -1,10 +1,10 @@
 /**
  * Where the JSON log lines go: a file descriptor (standard output), the lines of one turn
  * of the event loop written together once the turn is done, synchronously. A busy server
- * answers tens of requests in a turn, each with its line: pino's default destination wrote
- * each line as it came, through libuv's thread pool, and those writes were about a seventh
- * of a cached read's cost; a turn's lines in one write cost about a twenty-fifth
- * (docs/performance.md).
+ * answers many requests in a turn, each with its line: pino's default destination wrote
+ * each line as it came, through libuv's thread pool, a large part of a cached read's cost;
+ * a turn's lines in one write cost a small part of that
+ * (docs/performance.md#the-request-log-line).
  *
  * pino's own destination does the writing, in its synchronous mode: partial writes, a full
  * pipe retried (`EAGAIN`), so a log reader that falls behind slows the server down, as

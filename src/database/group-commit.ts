@@ -7,9 +7,9 @@
  * While writes flow (a group committed in the turn before), a group gathers the writes of
  * two turns of the event loop: the turn of its first write, and the next. Under load, that
  * halves the commits for as many writes, and with them the syncs that hold the loop and the
- * reads of what each commit changed (the response cache checks them): a mix of reads and
- * creates ran 12-20% faster than with groups of one turn (docs/performance.md, "Group
- * commit"). A write waits a share of a busy turn more for it. A write that comes alone
+ * reads of what each commit changed (the response cache checks them), which the benchmark's
+ * mix of reads and creates shows (docs/performance.md#group-commit). A write waits a share
+ * of a busy turn more for it. A write that comes alone
  * still commits at the end of its own turn: to a service draining for a stop, a client that
  * closed its side right after its body had its connection ended by Node before a group of
  * two turns answered, and the service exited with the write not committed
@@ -20,7 +20,7 @@
  * half its changes, so the whole group is rolled back and runs again, each write in a
  * savepoint of its own: the one that fails is undone alone and rejects alone. Savepoints
  * only then, since each costs two statements and a copy of every page its write changes
- * first (docs/performance.md). A write may so run twice, in two transactions of which only
+ * first (docs/performance.md#group-commit). A write may so run twice, in two transactions of which only
  * the second commits: writes do nothing but database work. Nothing is acknowledged before
  * the commit; if the commit itself fails, every write of the group is rejected, and none
  * was stored.

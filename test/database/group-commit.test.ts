@@ -93,6 +93,22 @@ t.test('a write that fails in a group fails alone', async (t) => {
   t.equal(await rowCount({ db }, 'orders'), 2, 'the others are stored')
 })
 
+t.test('a write may run twice, when another of its group fails: only its last run is kept', { skip: !sqlite && 'SQLite only: PostgreSQL does not group' }, async (t) => {
+  const { db } = await recordingDatabase(t)
+  let runs = 0
+  const outcomes = await Promise.allSettled([
+    write(db, async (trx) => {
+      runs++
+      return createPet(trx, { name: 'Counted', categoryId: 1 })
+    }),
+    write(db, async () => { throw new Error('this one fails') })
+  ])
+  t.match(outcomes, [{ status: 'fulfilled', value: { name: 'Counted' } }, { status: 'rejected', reason: { message: 'this one fails' } }])
+  t.equal(runs, 2, 'run once in the group, then again in a savepoint of its own')
+  t.equal(await rowCount({ db }, 'pets'), 1, 'and stored once')
+  t.equal(await rowCount({ db }, 'events'), 1, 'with one event')
+})
+
 t.test('when the group\'s transaction fails, no write of it is acknowledged or kept', { skip: !sqlite && 'SQLite only: PostgreSQL does not group' }, async (t) => {
   const { db } = await recordingDatabase(t)
   const outcomes = await Promise.allSettled([

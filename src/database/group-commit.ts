@@ -30,26 +30,28 @@
  */
 import { sql, type Kysely } from 'kysely'
 import type { Database } from './schema.ts'
+import { batchPerTurn, type Settled } from './batch-per-turn.ts'
 import { inCallersContext } from '../tracing/trace-context.ts'
 
 type Work<T> = (db: Kysely<Database>) => Promise<T>
-interface Pending { work: Work<unknown>, resolve: (value: unknown) => void, reject: (error: unknown) => void }
-type Outcome = { ok: true, value: unknown } | { ok: false, error: unknown }
 
-const batchers = new WeakMap<Kysely<Database>, Batcher>()
+const groups = new WeakMap<Kysely<Database>, (work: Work<unknown>) => Promise<unknown>>()
 
 /**
  * Groups the writes made through `write` on this (SQLite) database. `open` says whether
  * its transaction is still open: SQLite ends one itself on some failures (a full disk).
  */
 export function groupCommits (db: Kysely<Database>, open: () => boolean): void {
-  batchers.set(db, new Batcher(db, open))
+  groups.set(db, batchPerTurn<Work<unknown>, unknown>(
+    (works) => db.transaction().execute((trx) => inTurn(trx, works, open)),
+    { afterFailure: (works) => db.transaction().execute((trx) => inSavepoints(trx, works)), twoTurnsWhileFlowing: true }))
 }
 
 /** Runs a write: in the next group commit where there is one, otherwise at once. */
 export function write<T> (db: Kysely<Database>, work: Work<T>): Promise<T> {
-  const batcher = db.isTransaction ? undefined : batchers.get(db)
-  return batcher === undefined ? work(db) : batcher.add(work)
+  const group = db.isTransaction ? undefined : groups.get(db)
+  // Each write runs in its own caller's trace, whichever request's turn runs the group.
+  return group === undefined ? work(db) : group(inCallersContext(work)) as Promise<T>
 }
 
 /**
@@ -60,77 +62,28 @@ export function write<T> (db: Kysely<Database>, work: Work<T>): Promise<T> {
  */
 export function inTransaction<T> (db: Kysely<Database>, work: Work<T>): Promise<T> {
   if (db.isTransaction) return work(db)
-  const batcher = batchers.get(db)
-  return batcher === undefined ? db.transaction().execute(work) : batcher.add(work)
-}
-
-class Batcher {
-  #pending: Pending[] = []
-  /** Whether a group committed in this turn of the event loop or the one before: writes are flowing. */
-  #flowing = false
-
-  constructor (private readonly db: Kysely<Database>, private readonly open: () => boolean) {}
-
-  add<T> (work: Work<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      // Each write runs in its own caller's trace, whichever request's turn runs the group.
-      const first = this.#pending.push({ work: inCallersContext(work), resolve: resolve as (value: unknown) => void, reject }) === 1
-      // After this turn, and while writes flow the next one too (a second setImmediate is
-      // queued for the turn after the first runs). #commit settles every promise of its
-      // batch and never rejects itself.
-      if (!first) return
-      if (this.#flowing) setImmediate(() => setImmediate(() => this.#commit()))
-      else setImmediate(() => this.#commit())
-    })
-  }
-
-  async #commit (): Promise<void> {
-    const batch = this.#pending
-    this.#pending = []
-    this.#flowing = true
-    // Past the next turn with no commit, writes no longer flow.
-    setImmediate(() => setImmediate(() => { if (this.#pending.length === 0) this.#flowing = false }))
-    let outcomes: Outcome[]
-    try {
-      outcomes = await this.db.transaction().execute((trx) => inTurn(trx, batch, this.open))
-    } catch (error) {
-      // A lone write's failure is its own; a group's is told apart in savepoints.
-      if (batch.length === 1) {
-        batch[0]!.reject(error)
-        return
-      }
-      try {
-        outcomes = await this.db.transaction().execute((trx) => inSavepoints(trx, batch))
-      } catch (error) {
-        for (const item of batch) item.reject(error)
-        return
-      }
-    }
-    batch.forEach((item, i) => {
-      const outcome = outcomes[i]!
-      if (outcome.ok) item.resolve(outcome.value)
-      else item.reject(outcome.error)
-    })
-  }
+  const group = groups.get(db)
+  return group === undefined ? db.transaction().execute(work) : group(inCallersContext(work)) as Promise<T>
 }
 
 /** Every write of the group, or the first failure (which rolls them all back). */
-async function inTurn (trx: Kysely<Database>, batch: Pending[], open: () => boolean): Promise<Outcome[]> {
-  const outcomes: Outcome[] = []
-  for (const item of batch) {
-    outcomes.push({ ok: true, value: await item.work(trx) })
+async function inTurn (trx: Kysely<Database>, works: Array<Work<unknown>>, open: () => boolean): Promise<unknown[]> {
+  const values: unknown[] = []
+  for (const work of works) {
+    values.push(await work(trx))
     // A write after the transaction ended would be committed on its own, at once.
     if (!open()) throw new Error('the transaction of a group of writes ended before the group did')
   }
-  return outcomes
+  return values
 }
 
-async function inSavepoints (trx: Kysely<Database>, batch: Pending[]): Promise<Outcome[]> {
-  const outcomes: Outcome[] = []
-  for (const item of batch) {
+/** Each write of the group in a savepoint of its own: one that fails is undone alone. */
+async function inSavepoints (trx: Kysely<Database>, works: Array<Work<unknown>>): Promise<Array<Settled<unknown>>> {
+  const outcomes: Array<Settled<unknown>> = []
+  for (const work of works) {
     await sql`savepoint item`.execute(trx)
     try {
-      outcomes.push({ ok: true, value: await item.work(trx) })
+      outcomes.push({ ok: true, value: await work(trx) })
     } catch (error) {
       try {
         await sql`rollback to item`.execute(trx)

@@ -1,20 +1,23 @@
 /**
- * Calls run at once when nothing else runs; those that come meanwhile run together, at the
- * end of their turn, never waiting for more; a batch that fails runs again one input at a
- * time, so a bad input fails alone.
+ * The service's one batching mechanism, by its rules: calls run at once when nothing else
+ * runs (PostgreSQL's creates and reads); those that come meanwhile run together, at the end
+ * of their turn, never waiting for more; a batch that fails runs again one input at a time,
+ * so a bad input fails alone; batches one at a time take what came meanwhile (the
+ * dispatcher's outcomes). SQLite's group commit is tested in group-commit.test.ts.
  */
 import t from 'tap'
-import { batchPerTurn, MOST_PER_BATCH } from '../../src/database/batch-per-turn.ts'
+import { batchPerTurn, eachAlone, MOST_PER_BATCH } from '../../src/database/batch-per-turn.ts'
 
 /** A run that doubles numbers, refuses negative ones (and so their whole batch), and records each batch. */
 function doubling () {
   const batches: number[][] = []
-  const run = batchPerTurn(async (inputs: number[]) => {
+  const double = async (inputs: number[]) => {
     batches.push(inputs)
     if (inputs.includes(0)) throw new Error('unavailable')
     if (inputs.some((input) => input < 0)) throw new Error(`refused: ${inputs.join(',')}`)
     return inputs.map((input) => input * 2)
-  }, (error) => (error as Error).message !== 'unavailable')
+  }
+  const run = batchPerTurn(double, { afterFailure: eachAlone(double, (error) => (error as Error).message !== 'unavailable'), atOnceWhenIdle: true, most: MOST_PER_BATCH })
   return { run, batches }
 }
 
@@ -59,4 +62,33 @@ t.test('more calls in a turn than one batch takes run in several', async (t) => 
   const inputs = Array.from({ length: MOST_PER_BATCH * 2 + 2 }, (_, i) => i + 1)
   t.same(await Promise.all(inputs.map(run)), inputs.map((input) => input * 2))
   t.same(batches.map((batch) => batch.length), [1, MOST_PER_BATCH, MOST_PER_BATCH, 1])
+})
+
+t.test('without atOnceWhenIdle, even a lone call waits for the end of its turn, and its turn\'s calls join it', async (t) => {
+  const batches: number[][] = []
+  const run = batchPerTurn(async (inputs: number[]) => { batches.push(inputs); return inputs })
+  const first = run(1)
+  t.same(batches, [], 'not run yet')
+  t.same(await Promise.all([first, run(2)]), [1, 2])
+  t.same(batches, [[1, 2]])
+})
+
+t.test('one at a time: the calls that come while a batch runs make up the next, run as it ends', async (t) => {
+  const batches: number[][] = []
+  let release = () => {}
+  const run = batchPerTurn(async (inputs: number[]) => {
+    batches.push(inputs)
+    if (batches.length === 1) await new Promise<void>((resolve) => { release = resolve })
+    return inputs
+  }, { oneAtATime: true, most: 3 })
+  const first = Promise.all([run(1), run(2)])
+  await new Promise((resolve) => setImmediate(resolve))
+  t.same(batches, [[1, 2]], 'the first batch runs')
+  const rest = Promise.all([3, 4, 5, 6, 7].map(run))
+  await new Promise((resolve) => setImmediate(resolve))
+  t.same(batches, [[1, 2]], 'no second batch beside it')
+  release()
+  t.same(await first, [1, 2])
+  t.same(await rest, [3, 4, 5, 6, 7])
+  t.same(batches, [[1, 2], [3, 4, 5], [6, 7]], 'then the rest, at most three a batch, one after the other')
 })

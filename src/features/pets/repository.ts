@@ -10,7 +10,7 @@ import { toApiInt } from '../../http/int64.ts'
 import { toPage, type Page } from '../../contract/paging.ts'
 import { prepare } from '../../database/prepared.ts'
 import { changedFields, createdEvent, createdEvents, insertCreated, recordEvents, type CreatedEvent, type CreatedEventsValues } from '../events/outbox.ts'
-import { batchPerTurn } from '../../database/batch-per-turn.ts'
+import { batchPerTurn, eachAlone, MOST_PER_BATCH } from '../../database/batch-per-turn.ts'
 import { isDatabaseUnavailable } from '../../database/errors.ts'
 import { newPetValues, patchedValues, PET_COLUMNS, PET_PROPERTIES, rowValues, sameValues, toPet, toRow, type PetValues } from './columns.ts'
 
@@ -71,7 +71,7 @@ const batchedReads = new WeakMap<Kysely<Database>, (id: Id) => Promise<PetRow | 
 function readTogether (db: Kysely<Database>, id: Id): Promise<PetRow | undefined> {
   let read = batchedReads.get(db)
   // A failure (the connection lost, a timeout) fails each read, as it would have alone.
-  if (read === undefined) batchedReads.set(db, read = batchPerTurn((ids) => selectPetsById(db, ids), () => false))
+  if (read === undefined) batchedReads.set(db, read = batchPerTurn((ids) => selectPetsById(db, ids), { atOnceWhenIdle: true, most: MOST_PER_BATCH }))
   return read(id)
 }
 
@@ -122,7 +122,10 @@ export async function createPet (db: Kysely<Database>, pet: NewPet): Promise<Pet
     let insert = batchedInserts.get(db)
     // Run again alone after an error of the data, never after a connection lost or a
     // timeout: the batch may have committed, and its answer only be lost (a 503 each).
-    if (insert === undefined) batchedInserts.set(db, insert = batchPerTurn((pets) => insertPets(db, pets), (error) => !isDatabaseUnavailable(error)))
+    if (insert === undefined) {
+      const run = (pets: NewPetRow[]) => insertPets(db, pets)
+      batchedInserts.set(db, insert = batchPerTurn(run, { afterFailure: eachAlone(run, (error) => !isDatabaseUnavailable(error)), atOnceWhenIdle: true, most: MOST_PER_BATCH }))
+    }
     return toPet(await insert(pet))
   }
   return inTransaction(db, async (db) => {

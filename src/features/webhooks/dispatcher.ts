@@ -31,6 +31,7 @@ import type { SecretsKeySource } from './secrets-key.ts'
 import { webhookHeaders } from './signature.ts'
 import { tracedAttempt } from './traced-attempt.ts'
 import { inRootContext } from '../../tracing/trace-context.ts'
+import { batchPerTurn } from '../../database/batch-per-turn.ts'
 
 export interface DispatcherOptions {
   timeoutMs: number
@@ -61,38 +62,6 @@ const OPENED_SECRETS = 1024
 /** At most this many successes recorded by one statement. */
 const SUCCESS_BATCH = 500
 
-/**
- * Items written together: the ones added while a batch is written make up the next, so
- * under a flow of deliveries their outcomes cost one write for many, and alone one each.
- */
-class Batches<T> {
-  #pending: Array<{ item: T, done: (error?: unknown) => void }> = []
-  #writing = false
-
-  constructor (private readonly writeBatch: (items: T[]) => Promise<void>) {}
-
-  /** Resolves once `item` is written (rejects if its batch failed). */
-  add (item: T): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.#pending.push({ item, done: (error) => { if (error === undefined) resolve(); else reject(error) } })
-      // #drain never rejects: each batch's failure goes to its own entries.
-      if (!this.#writing) inRootContext(async () => this.#drain()).catch(() => {})
-    })
-  }
-
-  async #drain (): Promise<void> {
-    this.#writing = true
-    // The outcomes that come in this turn of the event loop go together.
-    await new Promise((resolve) => setImmediate(resolve))
-    while (this.#pending.length > 0) {
-      const batch = this.#pending.splice(0, SUCCESS_BATCH)
-      const error = await this.writeBatch(batch.map((entry) => entry.item)).then(() => undefined, (error: unknown) => error ?? new Error('the batch failed'))
-      for (const entry of batch) entry.done(error)
-    }
-    this.#writing = false
-  }
-}
-
 export class Dispatcher {
   #running: Promise<void> | undefined
   #again = false
@@ -109,11 +78,16 @@ export class Dispatcher {
    */
   readonly #opened = new Map<string, string>()
   readonly #abort = new AbortController()
-  readonly #successes: Batches<Outcome>
+  readonly #successes: (outcome: Outcome) => Promise<void>
   readonly #pools: ConnectionPools
 
   constructor (private readonly db: Kysely<Database>, private readonly options: DispatcherOptions) {
-    this.#successes = new Batches((outcomes) => recordSuccesses(db, outcomes))
+    // The outcomes that come while a batch is written make up the next: under a flow of
+    // deliveries, one write for many; alone, one each. No request caused them: no trace.
+    this.#successes = batchPerTurn(async (outcomes) => {
+      await recordSuccesses(db, outcomes)
+      return outcomes.map(() => undefined)
+    }, { oneAtATime: true, most: SUCCESS_BATCH, traced: false })
     this.#pools = new ConnectionPools(options.endpointConcurrency)
   }
 
@@ -292,7 +266,7 @@ export class Dispatcher {
     }
     this.#inFlight.delete(String(delivery.id))
     if (result.succeeded) {
-      await this.#successes.add(outcome)
+      await this.#successes(outcome)
       return
     }
     const retryIn = retryDelay(this.options.retryDelaysMs, delivery.attempt - delivery.firstAttempt + 1, Math.random, result.retryAfterMs)

@@ -1,0 +1,78 @@
+/**
+ * A row of the benchmark run against its servers in rounds, and how its figures are shown:
+ * medians of the rounds, ratios within each round, and the spread of those ratios.
+ */
+import { readFileSync } from 'node:fs'
+import { measure, median, type Result, type Scenario } from './measure.ts'
+import { connections, headers, pets, rounds, seconds } from './run.ts'
+import type { ServerProcess } from '../lib/spawn-server.ts'
+
+export type Peer = 'service' | 'uncached' | 'express' | 'baseline' | 'ceiling' | 'express-pg'
+
+export interface Row extends Scenario {
+  peers: Peer[]
+  goal?: string
+  /** Measured again on the small and the large database. */
+  scales?: boolean
+  /** Sent with the scoped database key instead of the environment's. */
+  scoped?: boolean
+}
+
+const options = (size: number) => ({ seconds, connections, headers, pets: size })
+
+/**
+ * Runs `row` against each of `names` (servers of `servers`), `rounds` times, rotating who
+ * goes first. `sizeOf` is the number of pets in each one's database (the scaling rows
+ * differ). `each` is told of every run, the warm-ups' included; `before` runs before each.
+ */
+export async function compare (servers: Partial<Record<string, ServerProcess>>, row: Row, names: string[], sizeOf = (_name: string) => pets,
+  each = (_name: string, _run: Result) => {}, before = (_name: string): void | Promise<void> => {}) {
+  // One discarded second each, so all are measured after the JIT has warmed up.
+  for (const name of names) {
+    await before(name)
+    each(name, await measure(servers[name]!.base, row, { ...options(sizeOf(name)), seconds: Math.min(1, seconds) }))
+  }
+  const runs: Record<string, Result[]> = Object.fromEntries(names.map((name) => [name, []]))
+  for (let round = 0; round < rounds; round++) {
+    const order = names.map((_, i) => names[(i + round) % names.length]!)
+    for (const name of order) {
+      await before(name)
+      const run = await measure(servers[name]!.base, row, options(sizeOf(name)))
+      each(name, run)
+      runs[name]!.push(run)
+    }
+  }
+  return runs
+}
+
+export const rps = (runs: Result[]) => median(runs.map((run) => run.rps))
+export const p = (runs: Result[], which: 'p50' | 'p99') => median(runs.map((run) => run[which]))
+/** The ratio of `a`'s rate to `b`'s within each round. */
+const roundRatios = (a: Result[], b: Result[]) => a.map((run, round) => run.rps / b[round]!.rps)
+// The ratio within each round, then their median: noise that lasts longer than one
+// round hits both sides of it.
+export const ratio = (a: Result[], b: Result[]) => median(roundRatios(a, b))
+/**
+ * The lowest and highest of the rounds' own ratios, `1.88–2.01×`: how far a median near its
+ * goal may be from it by noise alone.
+ */
+export const spread = (a: Result[], b: Result[]) => {
+  const ratios = roundRatios(a, b)
+  return `${fixed(Math.min(...ratios), 2)}–${fixed(Math.max(...ratios), 2)}×`
+}
+/** After a table: the rounds' spread of each ratio a goal names (`spread`). */
+export const printSpreads = (spreads: string[]) => {
+  if (spreads.length === 0) return
+  console.log(`\nthe rounds' own ratios, lowest–highest, for the goals: ${spreads.join('; ')}`)
+}
+
+/** Peak resident memory of a process (VmHWM), in MiB. */
+export function peakRss (pid: number): number {
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+  return match === null ? Number.NaN : Number(match[1]) / 1024
+}
+
+export const fixed = (value: number, digits = 0) => Number.isFinite(value) ? value.toFixed(digits) : '–'
+export const cell = (runs: Result[] | undefined) => runs === undefined ? '' : fixed(rps(runs))
+export const times = (runs: Result[], against: Result[] | undefined) => against === undefined ? '' : `${fixed(ratio(runs, against), 2)}×`
+export const loadCpu = (runs: Result[]) => `${fixed(median(runs.map((run) => run.loadCpu)))}%`

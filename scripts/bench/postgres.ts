@@ -1,0 +1,204 @@
+/**
+ * The benchmark on PostgreSQL: the server it makes its databases on (TEST_POSTGRES_URL), each
+ * dropped by `closePostgres` whatever happens, and the PostgreSQL rows, the service beside
+ * `express-pg`, with the transactions and round trips each request costs.
+ */
+import { randomBytes } from 'node:crypto'
+import { setTimeout as sleep } from 'node:timers/promises'
+import pg from 'pg'
+import { loadConfig } from '../../src/config/config.ts'
+import { connect } from '../../src/database/connect.ts'
+import { migrateToLatest } from '../../src/database/migrate.ts'
+import { cell, compare, fixed, p, peakRss, printSpreads, spread, times, type Peer, type Row } from './compare.ts'
+import { countingProxy, type PgCounter } from './pg-counter.ts'
+import { BUILT_SERVER, headers, pets, start, stop } from './run.ts'
+import { seedPostgresPets } from './seed.ts'
+import type { ServerProcess } from '../lib/spawn-server.ts'
+
+const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+const pgPrefix = `petstore_bench_${randomBytes(4).toString('hex')}`
+const pgDatabases: string[] = []
+let admin: pg.Client | undefined
+const counters: PgCounter[] = []
+const EXPRESS_PG = 'scripts/bench/express-pg.ts'
+/** Requests counted on the wire, per row and server, for the round trips. */
+const COUNTED_REQUESTS = 100
+
+/** The URL, its password hidden, for a message. */
+function shown (url: string): string {
+  const parsed = new URL(url)
+  if (parsed.password !== '') parsed.password = '***'
+  return parsed.toString()
+}
+
+/** Connects to the server's admin database, once; resolves with why it cannot, or undefined. */
+export async function openAdmin (): Promise<string | undefined> {
+  if (admin !== undefined) return undefined
+  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 })
+  try {
+    await client.connect()
+  } catch (error) {
+    // A server that answers and refuses (a password, a missing role) is a mistake to fix, not a laptop without PostgreSQL.
+    if (error instanceof pg.DatabaseError) throw new Error(`PostgreSQL at ${shown(POSTGRES_URL)} refused the benchmark: ${error.message}`)
+    return `PostgreSQL does not answer at ${shown(POSTGRES_URL)} (set TEST_POSTGRES_URL): ${(error as Error).message}`
+  }
+  // An error after the connection (the server going away mid-run) fails the query that meets it.
+  client.on('error', () => {})
+  admin = client
+  return undefined
+}
+
+/** A fresh database on that server, dropped at the end; returns its URL. */
+export async function createPgDatabase (suffix: string): Promise<{ name: string, url: string }> {
+  const name = `${pgPrefix}_${suffix}`
+  await admin!.query(`create database ${name}`)
+  pgDatabases.push(name)
+  const url = new URL(POSTGRES_URL)
+  url.pathname = `/${name}`
+  return { name, url: url.toString() }
+}
+
+/** A fresh database for the service, migrated before it starts, as a deployment's would be. */
+export async function servicePgDatabase (suffix: string): Promise<{ name: string, url: string }> {
+  const made = await createPgDatabase(suffix)
+  const db = await connect({ ...loadConfig({}).database, url: made.url })
+  await migrateToLatest(db)
+  await db.destroy()
+  return made
+}
+
+/** How long the statistics collector may take to show a report, before PostgreSQL 15 (from 15 there is none). */
+let collectorDelayMs = 0
+
+/**
+ * xact_commit of each database, once every connection to them has closed: a connection
+ * reports its transactions when it closes, but while open, and idle, up to ten seconds
+ * late (PostgreSQL 15 reports an idle connection's counts at most every 10 s).
+ */
+async function commits (names: string[]): Promise<Record<string, number>> {
+  for (let waited = 0; ; waited += 20) {
+    const { rows } = await admin!.query<{ count: string }>(
+      "select count(*) from pg_stat_activity where datname = any($1) and backend_type = 'client backend'", [names])
+    if (rows[0]!.count === '0') break
+    if (waited > 30_000) throw new Error(`connections to ${names.join(', ')} are still open`)
+    await sleep(20)
+  }
+  await sleep(collectorDelayMs)
+  // A fresh snapshot of the statistics, not the one this session may have cached.
+  await admin!.query('select pg_stat_clear_snapshot()')
+  const { rows } = await admin!.query<{ datname: string, xact_commit: string }>(
+    'select datname, xact_commit from pg_stat_database where datname = any($1)', [names])
+  return Object.fromEntries(rows.map((row) => [row.datname, Number(row.xact_commit)]))
+}
+
+/** Starts the service and the peer at once, each on its database (`urls`), into `into`. */
+async function startOnPostgres (urls: Partial<Record<Peer, string>>, into: Partial<Record<Peer, ServerProcess>>): Promise<void> {
+  const scripts: Partial<Record<Peer, string>> = { service: BUILT_SERVER, 'express-pg': EXPRESS_PG }
+  const peers = Object.keys(urls) as Peer[]
+  const started = await Promise.allSettled(peers.map((peer) => start(scripts[peer]!, { DATABASE_URL: urls[peer]! })))
+  started.forEach((outcome, i) => { if (outcome.status === 'fulfilled') into[peers[i]!] = outcome.value })
+  for (const outcome of started) if (outcome.status === 'rejected') throw outcome.reason
+}
+
+/** Round trips per request to PostgreSQL, over sequential requests to a server whose connections go through `counter`. */
+async function roundTrips (base: string, row: Row, counter: PgCounter): Promise<number> {
+  const before = counter.counts().roundTrips
+  const draw = row.mix?.(pets)
+  for (let i = 0; i < COUNTED_REQUESTS; i++) {
+    const drawn = draw?.()
+    const body = drawn !== undefined ? drawn.body : typeof row.body === 'function' ? row.body() : row.body
+    const answer = await fetch(base + (drawn?.path ?? row.path(pets)), {
+      method: drawn?.method ?? row.method ?? 'GET',
+      headers: { ...headers, ...(body !== undefined && { 'content-type': row.contentType ?? 'application/json' }) },
+      body
+    })
+    await answer.arrayBuffer()
+    if (row.status === undefined ? !answer.ok : answer.status !== row.status) throw new Error(`${row.name} on ${base}: answered ${answer.status}`)
+  }
+  return (counter.counts().roundTrips - before) / COUNTED_REQUESTS
+}
+
+/** The PostgreSQL rows `chosen`: their own table, or the line saying why they were skipped. */
+export async function postgresRows (chosen: Row[]): Promise<void> {
+  const why = await openAdmin()
+  if (why !== undefined) {
+    console.log(`\nPostgreSQL rows skipped: ${why}`)
+    return
+  }
+  const version = (await admin!.query<{ server_version: string }>('show server_version')).rows[0]!.server_version
+  const versionNumber = Number((await admin!.query<{ server_version_num: string }>('show server_version_num')).rows[0]!.server_version_num)
+  if (versionNumber < 150000) collectorDelayMs = 1000
+
+  // The service's database migrated before it starts, as a deployment's would be; the
+  // peer's made by the peer; both then seeded with the same pets.
+  const serviceDb = await servicePgDatabase('service')
+  await seedPostgresPets(serviceDb.url, pets)
+  const peerDb = await createPgDatabase('express')
+  await stop(await start(EXPRESS_PG, { DATABASE_URL: peerDb.url }))
+  await seedPostgresPets(peerDb.url, pets)
+  const database: Partial<Record<Peer, string>> = { service: serviceDb.name, 'express-pg': peerDb.name }
+  const names = [serviceDb.name, peerDb.name]
+
+  // Round trips, counted on a second instance of each server connected through a counting
+  // proxy of its own (both at once), before the timed runs, which the proxy, in this
+  // process, would slow.
+  const trips: Record<string, Partial<Record<Peer, number>>> = {}
+  const counted: Partial<Record<Peer, ServerProcess>> = {}
+  try {
+    const counter: Partial<Record<Peer, PgCounter>> = {}
+    for (const [peer, url] of [['service', serviceDb.url], ['express-pg', peerDb.url]] as const) {
+      counter[peer] = await countingProxy(url)
+      counters.push(counter[peer])
+    }
+    await startOnPostgres({ service: counter.service!.through(serviceDb.url), 'express-pg': counter['express-pg']!.through(peerDb.url) }, counted)
+    for (const row of chosen) {
+      const perRequest = await Promise.all(row.peers.map((peer) => roundTrips(counted[peer]!.base, row, counter[peer]!)))
+      trips[row.name] = Object.fromEntries(row.peers.map((peer, i) => [peer, perRequest[i]!]))
+    }
+  } finally {
+    for (const server of Object.values(counted)) await stop(server)
+    for (const counter of counters.splice(0)) await counter.close()
+  }
+
+  const { hostname, port } = new URL(POSTGRES_URL)
+  console.log(`\nPostgreSQL ${version} at ${hostname}:${port || 5432} (not pinned), ${pets} pets in each server's database; transactions per request: ` +
+    `xact_commit in pg_stat_database over the row's runs, warm-ups included; round trips per request: counted on the wire over ${COUNTED_REQUESTS} sequential requests\n`)
+  console.log('| scenario | service req/s | express-pg | service / express-pg | service p50 / p99 ms | express-pg p99 | transactions / request, service / express-pg | round trips / request, service / express-pg | goal |')
+  console.log('|---|---|---|---|---|---|---|---|---|')
+  // Each row on servers started for it and stopped after it, so that every transaction of
+  // its runs has been reported when the counters are read.
+  let before = await commits(names)
+  const rss: Partial<Record<Peer, number>> = {}
+  const spreads: string[] = []
+  for (const row of chosen) {
+    const servers: Partial<Record<Peer, ServerProcess>> = {}
+    await startOnPostgres({ service: serviceDb.url, 'express-pg': peerDb.url }, servers)
+    const sent: Partial<Record<Peer, number>> = {}
+    const runs = await compare(servers, row, row.peers, undefined, (peer, run) => { sent[peer as Peer] = (sent[peer as Peer] ?? 0) + run.requests })
+    for (const peer of row.peers) {
+      rss[peer] = Math.max(rss[peer] ?? 0, peakRss(servers[peer]!.child.pid!))
+      await stop(servers[peer]!)
+    }
+    const after = await commits(names)
+    const xacts = Object.fromEntries(row.peers.map((peer) => [peer, fixed((after[database[peer]!]! - before[database[peer]!]!) / sent[peer]!, 2)]))
+    before = after
+    const service = runs.service!
+    const express = runs['express-pg']!
+    console.log(`| ${row.name} | ${cell(service)} | ${cell(express)} | ${times(service, express)} | ${p(service, 'p50')} / ${p(service, 'p99')} | ${p(express, 'p99')} | ` +
+      `${xacts.service} / ${xacts['express-pg']} | ${fixed(trips[row.name]!.service!, 2)} / ${fixed(trips[row.name]!['express-pg']!, 2)} | ${row.goal ?? ''} |`)
+    if (row.goal !== undefined) spreads.push(`${row.name} ${spread(service, express)} express-pg`)
+  }
+  printSpreads(spreads)
+  console.log(`\npeak RSS on PostgreSQL, MiB: service ${fixed(rss.service!)}, express-pg ${fixed(rss['express-pg']!)}`)
+}
+
+/** Closes the counting proxies and drops every database the benchmark made; their servers must be told to stop first. */
+export async function closePostgres (): Promise<void> {
+  // Their connections must be gone before their databases: `with (force)` ends any left.
+  for (const counter of counters) await counter.close()
+  for (const name of pgDatabases) {
+    await admin!.query(`drop database if exists ${name} with (force)`).catch((error: Error) =>
+      console.error(`could not drop the PostgreSQL database ${name}: ${error.message}`))
+  }
+  await admin?.end().catch(() => {})
+}

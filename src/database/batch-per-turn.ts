@@ -11,7 +11,7 @@
  * at once, whether a flow of calls waits two turns, whether batches run one at a time, and
  * what happens when a batch of several fails.
  *
- * A call may so run more than once (../database/README.md): when its batch failed for
+ * A call may so run more than once (./README.md): when its batch failed for
  * another call, `afterFailure` runs it again, and only that run is kept. Each call is
  * answered only once its own outcome is known.
  */

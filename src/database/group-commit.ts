@@ -9,21 +9,23 @@
  * halves the commits for as many writes, and with them the syncs that hold the loop and the
  * reads of what each commit changed (the response cache checks them), which the benchmark's
  * mix of reads and creates shows (docs/performance.md#group-commit). A write waits a share
- * of a busy turn more for it. A write that comes alone
- * still commits at the end of its own turn: to a service draining for a stop, a client that
- * closed its side right after its body had its connection ended by Node before a group of
- * two turns answered, and the service exited with the write not committed
- * (test/process/repeated-signal.test.ts).
+ * of a busy turn more for it. A write that comes alone still commits at the end of its own
+ * turn: to a service draining for a stop, a client that closed its side right after its
+ * body had its connection ended by Node before a group of two turns answered, and the
+ * service exited with the write not committed (test/process/repeated-signal.test.ts).
  *
  * The writes of a group first run one after the other with nothing between them. Almost
  * always all succeed, and the group commits. When one fails (it throws), it may have left
  * half its changes, so the whole group is rolled back and runs again, each write in a
  * savepoint of its own: the one that fails is undone alone and rejects alone. Savepoints
  * only then, since each costs two statements and a copy of every page its write changes
- * first (docs/performance.md#group-commit). A write may so run twice, in two transactions of which only
- * the second commits: writes do nothing but database work. Nothing is acknowledged before
- * the commit; if the commit itself fails, every write of the group is rejected, and none
- * was stored.
+ * first (docs/performance.md#group-commit). A write may so run twice, in two transactions
+ * of which only the second commits: writes do nothing but database work (./README.md).
+ * Nothing is acknowledged before the commit; if the commit itself fails, every write of the
+ * group is rejected, and none was stored.
+ *
+ * The grouping is ./batch-per-turn.ts's, with this file's rules: two turns while writes
+ * flow, and a failed group run again in savepoints.
  *
  * PostgreSQL needs none of this (its server groups commits itself, and its connections run
  * in parallel); there, and inside a transaction already, a write runs at once.

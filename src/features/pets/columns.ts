@@ -30,6 +30,11 @@ export const PET_COLUMNS = {
 /** The properties, in the order of PET_COLUMNS. */
 export const PET_PROPERTIES = Object.keys(PET_COLUMNS) as PetProperty[]
 
+/** Each column, bound to the value named by its property: what an insert's values and an update's set are. */
+export function boundColumns (param: (property: PetProperty) => unknown): Record<string, unknown> {
+  return Object.fromEntries(PET_PROPERTIES.map((property) => [PET_COLUMNS[property].column, param(property)]))
+}
+
 /** A pet's stored values, by property: `null` where it has none. */
 export type PetValues = { [P in PetProperty]-?: Exclude<Pet[P], undefined> | null }
 

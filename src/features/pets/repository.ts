@@ -12,7 +12,7 @@ import { prepare } from '../../database/prepared.ts'
 import { changedFields, createdEvent, createdEvents, insertCreated, recordEvents, type CreatedEvent, type CreatedEventsValues } from '../events/outbox.ts'
 import { batchPerTurn, eachAlone, MOST_PER_BATCH } from '../../database/batch-per-turn.ts'
 import { isDatabaseUnavailable } from '../../database/errors.ts'
-import { newPetValues, patchedValues, PET_COLUMNS, PET_PROPERTIES, rowValues, sameValues, toPet, toRow, type PetValues } from './columns.ts'
+import { boundColumns, newPetValues, patchedValues, PET_COLUMNS, PET_PROPERTIES, rowValues, sameValues, toPet, toRow, type PetValues } from './columns.ts'
 
 export { toPet }
 
@@ -22,10 +22,9 @@ type PetStatus = components['schemas']['PetStatus']
 type PetPatch = components['schemas']['PetPatch']
 type Id = number | bigint
 
-// Each column bound by the name of its property.
 const insertPet = prepare<PetValues, PetRow>((db, param) =>
   db.insertInto('pets')
-    .values(Object.fromEntries(PET_PROPERTIES.map((property) => [PET_COLUMNS[property].column, param(property)])) as never)
+    .values(boundColumns(param) as never)
     .returningAll())
 
 type CreatedPetsValues = Record<keyof PetValues, unknown[]> & CreatedEventsValues
@@ -94,7 +93,7 @@ const selectOpenOrder = prepare<{ petId: Id }, { id: OrderRow['id'] }>((db, para
 
 const updatePetRow = prepare<PetValues & { id: Id }, PetRow>((db, param) =>
   db.updateTable('pets')
-    .set(Object.fromEntries(PET_PROPERTIES.map((property) => [PET_COLUMNS[property].column, param(property)])))
+    .set(boundColumns(param))
     .where('id', '=', param('id'))
     .returningAll())
 

@@ -6,12 +6,9 @@
 import { randomBytes } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import pg from 'pg'
-import { loadConfig } from '../../src/config/config.ts'
-import { connect } from '../../src/database/connect.ts'
-import { migrateToLatest } from '../../src/database/migrate.ts'
 import { cell, compare, fixed, p, peakRss, printSpreads, spread, times, type Peer, type Row } from './compare.ts'
 import { countingProxy, type PgCounter } from './pg-counter.ts'
-import { BUILT_SERVER, headers, pets, start, stop } from './run.ts'
+import { BUILT_SERVER, headers, migrated, pets, start, stop } from './run.ts'
 import { seedPostgresPets } from './seed.ts'
 import type { ServerProcess } from '../lib/spawn-server.ts'
 
@@ -61,9 +58,7 @@ export async function createPgDatabase (suffix: string): Promise<{ name: string,
 /** A fresh database for the service, migrated before it starts, as a deployment's would be. */
 export async function servicePgDatabase (suffix: string): Promise<{ name: string, url: string }> {
   const made = await createPgDatabase(suffix)
-  const db = await connect({ ...loadConfig({}).database, url: made.url })
-  await migrateToLatest(db)
-  await db.destroy()
+  await migrated(made.url)
   return made
 }
 

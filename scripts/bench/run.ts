@@ -63,13 +63,18 @@ function hasTaskset (): boolean {
   try { execFileSync('taskset', ['-V'], { stdio: 'ignore' }); return true } catch { return false }
 }
 
-/** The service's database, migrated and seeded before it starts, as a deployment's would be. */
-export async function serviceDatabase (name: string, count: number): Promise<string> {
-  const file = join(benchDir(), `${name}.db`)
-  // The default settings, whatever this shell's environment says: the file is the bench's own.
-  const db = await connect({ ...loadConfig({}).database, url: file })
+/** Migrates the database at `url` (SQLite or PostgreSQL) before the service starts on it, as a deployment's would be. */
+export async function migrated (url: string): Promise<void> {
+  // The default settings, whatever this shell's environment says: the database is the bench's own.
+  const db = await connect({ ...loadConfig({}).database, url })
   await migrateToLatest(db)
   await db.destroy()
+}
+
+/** The service's SQLite database, migrated and seeded before it starts. */
+export async function serviceDatabase (name: string, count: number): Promise<string> {
+  const file = join(benchDir(), `${name}.db`)
+  await migrated(file)
   seedPets(file, count)
   return file
 }

@@ -26,18 +26,19 @@ const root = fileURLToPath(new URL('../..', import.meta.url))
  * what a test ran in the processes it started (see the record step in scripts/lib/test-deps/). Without
  * (`--disable-coverage`), they run without too.
  */
-export const CHILD_COVERAGE: Record<string, string | undefined> = {
-  ...(process.env._TAPJS_PROCESSINFO_COVERAGE_ === '1'
-    ? {
-        _TAPJS_PROCESSINFO_COVERAGE_: '1',
-        _TAPJS_PROCESSINFO_CWD_: join(root, '.tap', 'children', encodeURIComponent(relative(root, process.argv[1] ?? 'unknown'))),
-        _TAPJS_PROCESSINFO_COV_FILES_: coveredInChildren().join('\n')
-      }
-    : { _TAPJS_PROCESSINFO_COVERAGE_: '0' }),
-  // Only the test processes need it (test/node-coverage.env); a child would write Node's own
-  // coverage for nothing.
-  NODE_V8_COVERAGE: undefined
-}
+/** A child's environment without any coverage: node-tap's off, and Node's own not written. */
+const WITHOUT_COVERAGE = { _TAPJS_PROCESSINFO_COVERAGE_: '0', NODE_V8_COVERAGE: undefined }
+
+export const CHILD_COVERAGE: Record<string, string | undefined> = process.env._TAPJS_PROCESSINFO_COVERAGE_ === '1'
+  ? {
+      _TAPJS_PROCESSINFO_COVERAGE_: '1',
+      _TAPJS_PROCESSINFO_CWD_: join(root, '.tap', 'children', encodeURIComponent(relative(root, process.argv[1] ?? 'unknown'))),
+      _TAPJS_PROCESSINFO_COV_FILES_: coveredInChildren().join('\n'),
+      // Only the test processes need it (test/node-coverage.env); a child would write Node's
+      // own coverage for nothing.
+      NODE_V8_COVERAGE: undefined
+    }
+  : WITHOUT_COVERAGE
 
 /**
  * The files whose coverage a started process records: the project's own, and the bundle
@@ -86,7 +87,7 @@ export async function startServer (t: Test, env: Record<string, string>, { built
  * runs the bundle, whose node_modules sources node-tap on Node 24 would count as ours.
  */
 export async function builtServer (): Promise<ReturnType<typeof npmStart>> {
-  await ensureFreshBuild(undefined, { env: { ...process.env, _TAPJS_PROCESSINFO_COVERAGE_: '0', NODE_V8_COVERAGE: undefined } })
+  await ensureFreshBuild(undefined, { env: { ...process.env, ...WITHOUT_COVERAGE } })
   return npmStart()
 }
 

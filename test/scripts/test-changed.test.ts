@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import t from 'tap'
 import { neverRun, type Span } from '../../scripts/lib/test-deps/never-run.ts'
+import { isNearest, testFoldersBy } from '../../scripts/lib/test-deps/nearest.ts'
+import { documentReach, migrationTables, narrowerReach, queriesOf } from '../../scripts/lib/test-deps/reach.ts'
 import { firstRunLineChanged, whyRun, type Project } from '../../scripts/lib/test-deps/select.ts'
 import type { TestRecord } from '../../scripts/lib/test-deps/store.ts'
 import { tempDir } from '../helpers/process.ts'
@@ -101,4 +103,94 @@ t.test('why a test runs again, or not', async (t) => {
     'a bare file name in code is as often one it leaves out')
   t.equal(whyRun('test/a.test.ts', record, project({ ...then, 'src/other.ts': 'reads "spec/doc.yaml"' }, { ...then, 'src/other.ts': '' })), undefined,
     'code another test loads, named or not: its coverage says who runs it')
+})
+
+t.test('an edit of the document reaches the operations using what it changed', async (t) => {
+  const document = (petProperties: string, extra = '') => [
+    'openapi: 3.1.0',
+    'info: { title: Shop, version: 1.0.0 }',
+    'paths:',
+    '  /pets:',
+    '    post: { operationId: createPet, responses: { "201": { content: { application/json: { schema: { $ref: "#/components/schemas/Pet" } } } } } }',
+    '  /orders:',
+    '    post: { operationId: placeOrder, responses: { "201": { content: { application/json: { schema: { $ref: "#/components/schemas/Order" } } } } } }',
+    'components:',
+    '  schemas:',
+    `    Pet: { type: object, properties: { name: { $ref: "#/components/schemas/Name" }${petProperties} } }`,
+    '    Name: { type: string }',
+    '    Order: { type: object }',
+    extra
+  ].join('\n')
+  const then = document('')
+  const operations = (now: string) => documentReach(then, now)?.map((place) => place.what)
+  t.same(operations(document(', nickname: { type: string }')), ['it calls createPet'], 'a property of a schema one operation answers')
+  t.same(operations(then.replace('Name: { type: string }', 'Name: { type: string, maxLength: 9 }')), ['it calls createPet'], 'through a chain of $refs')
+  t.same(operations(then.replace('version: 1.0.0', 'version: 1.1.0')), ['it fetches the document'], 'a part only served')
+  t.same(operations(then.replace('version: 1.0.0', 'version: 1.1.0').replace('Order: { type: object }', 'Order: { type: object, required: [id] }')),
+    ['it fetches the document', 'it calls placeOrder'])
+  t.same(operations(then), [], 'nothing changed')
+  t.equal(documentReach(then, `${then}\nsecurity: [{ key: [] }]`), undefined, 'a part every operation obeys: every reader')
+  t.equal(documentReach(then, 'paths: ['), undefined, 'a document that does not parse: every reader')
+
+  const place = documentReach(then, document(', nickname: { type: string }'))![0]!
+  t.ok(place.line.test('  async createPet (request, reply) {') && !place.line.test('  async placeOrder (request, reply) {'))
+})
+
+t.test('a migration reaches the code querying its tables', async (t) => {
+  t.same(migrationTables("await db.schema.alterTable('pets').addColumn('nickname', 'text').execute()\nawait db.schema.createIndex('x').on('pets').column('a').execute()"), ['pets'])
+  t.same(migrationTables('await sql`alter table events drop constraint events_sequence_key`.execute(db)'), ['events'])
+  t.equal(migrationTables('for (const table of TABLES) await sql`create trigger t after insert on `.append(sql.table(table)).execute(db)'), undefined,
+    'tables named only as it runs: every test')
+  const { line } = queriesOf(['pets'], 'it queries pets')
+  t.ok(line.test(".selectFrom('pets')") && line.test('insert into pets (name)') && !line.test(".selectFrom('orders')") && !line.test("selectFrom('pets_archive')"))
+
+  const migration = "await db.schema.alterTable('pets').addColumn('nickname', 'text').execute()"
+  const list = (...files: string[]) => files.map((file) => `import * as m from '../${file}'`).join('\n')
+  const texts: Record<string, string> = { 'migrations/2_nickname.ts': migration, 'migrations/1_pets.ts': "createTable('pets')", 'generated/migrations.ts': list('migrations/1_pets.ts', 'migrations/2_nickname.ts') }
+  const reach = (path: string, then?: string) => narrowerReach(path, (file) => file === path ? then : undefined, (file) => texts[file])?.map((place) => place.what)
+  t.same(reach('generated/migrations.ts', list('migrations/1_pets.ts')), ['it queries pets'], 'the list, by what it adds')
+  t.same(reach('migrations/2_nickname.ts'), ['it queries pets'], 'a migration itself')
+  t.equal(reach('generated/migrations.ts', list('migrations/2_nickname.ts', 'migrations/1_pets.ts')), undefined, 'reordered: every test')
+  t.equal(reach('src/a.ts', 'then'), undefined, 'any other file: as it is loaded or read')
+
+  const thenTexts: Record<string, string> = { 'generated/migrations.ts': list('migrations/1_pets.ts'), 'generated/database.ts': 'old types' }
+  const types = (nowTexts: Record<string, string>) => narrowerReach('generated/database.ts', (file) => thenTexts[file], (file) => nowTexts[file] ?? texts[file])?.map((place) => place.what)
+  t.same(types({ 'generated/database.ts': 'new types' }), ['it queries pets'], 'types made from the migrations reach as their migrations do')
+  t.equal(types({ 'generated/database.ts': 'new types', 'generated/migrations.ts': list('migrations/1_pets.ts') }), undefined,
+    'types changed while their source did not: every reader')
+})
+
+t.test('a test the document or a migration reaches runs again; one they do not, not', async (t) => {
+  const handlers = 'export const handlers = {\n  async createPet (request, reply) {\n    return 1\n  },\n  async placeOrder (request, reply) {\n    return 2\n  }\n}\n'
+  const files = { 'test/a.test.ts': test, 'src/features/pets/handlers.ts': handlers, 'src/reader.ts': reader, 'spec/doc.yaml': 'a: 1' }
+  const onlyOrders: TestRecord = {
+    passed: true,
+    tree: 'then',
+    files: {
+      'test/a.test.ts': { hash: `hash of ${test}`, neverRun: [[]] },
+      'src/features/pets/handlers.ts': { hash: `hash of ${handlers}`, neverRun: [[[2, 4]]] },
+      'src/reader.ts': { hash: `hash of ${reader}`, neverRun: [[]] }
+    }
+  }
+  const reaching = (what: string, testText = test): Project => ({
+    ...project({ ...files, 'test/a.test.ts': testText, 'spec/doc.yaml': 'a: 2' }, files),
+    narrower: (path) => path === 'spec/doc.yaml' ? [{ file: /handlers\.ts$/, line: new RegExp(`async ${what} \\(`), body: true, what: `it calls ${what}` }] : undefined
+  })
+  t.equal(whyRun('test/a.test.ts', onlyOrders, reaching('createPet')), undefined, 'it never created a pet')
+  t.equal(whyRun('test/a.test.ts', onlyOrders, reaching('placeOrder')), 'spec/doc.yaml changed, and it calls placeOrder')
+  const naming = 'reads "spec/doc.yaml"'
+  const namingRecord: TestRecord = { ...onlyOrders, files: { ...onlyOrders.files, 'test/a.test.ts': { hash: `hash of ${naming}`, neverRun: [[]] } } }
+  t.equal(whyRun('test/a.test.ts', namingRecord, reaching('createPet', naming)), 'spec/doc.yaml changed, which test/a.test.ts names', 'a test reading the document itself reads all of it')
+})
+
+t.test('the nearest of the chosen: the tests by what changed, and a test itself new, edited or failing', async (t) => {
+  t.same(['src/features/pets/columns.ts', 'src/app.ts', 'client/src/pages.ts', 'spec/openapi.yaml', 'generated/openapi.ts', 'migrations/2_x.ts',
+    'generated/database.ts', 'scripts/bench/run.ts', 'scripts/lib/spawn-server.ts', 'README.md'].map(testFoldersBy),
+  [['test/features/pets/'], ['test/app'], ['client/test/pages'], ['test/contract/'], ['test/contract/'], ['test/database/'],
+    ['test/database/'], ['test/scripts/bench'], [], []])
+  const folders = new Set(['test/features/pets/'])
+  t.ok(isNearest('test/features/pets/get-pet.test.ts', 'src/features/pets/columns.ts:24 changed', folders))
+  t.notOk(isNearest('test/features/orders/place-order.test.ts', 'src/features/pets/columns.ts:24 changed', folders))
+  t.ok(isNearest('test/features/orders/place-order.test.ts', 'test/features/orders/place-order.test.ts:9 changed', folders))
+  t.ok(isNearest('test/features/orders/place-order.test.ts', 'it failed when it last ran', folders))
 })

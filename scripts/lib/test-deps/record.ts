@@ -10,6 +10,7 @@ import { join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { neverRun, type CachedSourceMap, type ScriptCoverage, type Span } from './never-run.ts'
 import { projectFiles } from './project-files.ts'
+import { KEPT_READS } from './reach.ts'
 import { Store, type LoadedFile } from './store.ts'
 
 interface ProcessInfo {
@@ -132,6 +133,10 @@ function recordRun () {
         store.keepSource(record[path]!.hash, readFileSync(join(root, path)))
       }
       index.tests[test] = { passed, tree, files: record }
+    }
+    for (const path of KEPT_READS) {
+      const hash = files.get(path)
+      if (hash !== undefined) store.keepSource(hash, readFileSync(join(root, path)))
     }
     store.writeIndex(index)
   }

@@ -28,6 +28,7 @@ const LAYERS = {
 const CROSS_FEATURE = {
   // The outbox: a change's events are written in its transaction.
   pets: ['events/outbox.ts'],
+  categories: ['events/outbox.ts'],
   // The outbox too; and an order moves its pet, whose `pet.updated` event shows the pet as
   // getPet does (toPet).
   orders: ['events/outbox.ts', 'pets/repository.ts'],

@@ -236,4 +236,28 @@ call 202 POST "/v1/webhook-endpoints/$endpoint/recover" "${AUTH[@]}" "${JSON[@]}
 step 'deleteWebhookEndpoint: nothing more is sent to it'
 call 204 DELETE "/v1/webhook-endpoints/$endpoint" "${AUTH[@]}"
 
+step 'createCategory: Dogs, Cats and Birds (201, with their assigned ids)'
+# Names are unique: the run's own, so that the script can run again on the same database.
+run=$(date +%s)-$$
+call 201 POST /v1/categories "${AUTH[@]}" "${JSON[@]}" -d "{\"name\": \"Dogs $run\", \"description\": \"Every dog of the store\"}"
+dogs=$(grep -o '"id":[0-9]*' "$work/body" | head -n 1 | cut -d: -f2)
+call 201 POST /v1/categories "${AUTH[@]}" "${JSON[@]}" -d "{\"name\": \"Cats $run\"}"
+call 201 POST /v1/categories "${AUTH[@]}" "${JSON[@]}" -d "{\"name\": \"Birds $run\"}"
+birds=$(grep -o '"id":[0-9]*' "$work/body" | head -n 1 | cut -d: -f2)
+
+step '409 conflict: names are unique, whatever their case'
+call 409 POST /v1/categories "${AUTH[@]}" "${JSON[@]}" -d "{\"name\": \"DOGS $run\"}"
+expect '"code":"conflict"'
+
+step 'listCategories and getCategory (with its ETag)'
+call 200 GET '/v1/categories?limit=2' "${AUTH[@]}"
+call 200 GET "/v1/categories/$dogs" "${AUTH[@]}"
+
+step 'updateCategory: a merge patch that renames it'
+call 200 PATCH "/v1/categories/$dogs" "${AUTH[@]}" "${PATCH[@]}" -d "{\"name\": \"Hounds $run\"}"
+expect "\"name\":\"Hounds $run\""
+
+step 'deleteCategory: the category goes, its pets keep their categoryId'
+call 204 DELETE "/v1/categories/$birds" "${AUTH[@]}"
+
 printf '\nAll calls answered as expected.\n'

@@ -22,6 +22,13 @@ export interface ApiKeys {
   scopes: Generated<string>;
 }
 
+export interface Categories {
+  description: string | null;
+  id: Generated<Int64>;
+  name: string;
+  name_key: string;
+}
+
 export interface Events {
   data: string;
   id: string;
@@ -99,6 +106,7 @@ export interface WebhookSubscriptions {
 
 export interface DB {
   api_keys: ApiKeys;
+  categories: Categories;
   events: Events;
   idempotency_keys: IdempotencyKeys;
   orders: Orders;

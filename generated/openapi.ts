@@ -69,6 +69,82 @@ export interface paths {
         patch: operations["updatePet"];
         trace?: never;
     };
+    "/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List categories
+         * @description Returns a page of categories in ascending `id` order, oldest first, with the same
+         *     `limit`, `cursor` and `Link` paging as `GET /pets`.
+         */
+        get: operations["listCategories"];
+        put?: never;
+        /**
+         * Add a category
+         * @description Adds a category and returns it with its assigned `id`. Ids increase and are never
+         *     reused. Names are unique: a name equal to another category's once both are in
+         *     Unicode NFC and case-folded ("dogs", "DOGS" and "Dogs" are one name) is
+         *     `409 conflict`, naming the category that has it. The name is stored and returned
+         *     exactly as sent.
+         *
+         *     Pets are not checked against categories: a pet may name a category that does not
+         *     exist (yet, or any more), as it always could. A client that wants strict categories
+         *     checks with `GET /categories/{categoryId}` first.
+         */
+        post: operations["createCategory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/categories/{categoryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a category
+         * @description Returns one category, with its `ETag`: send it back in `If-None-Match` and a
+         *     category that has not changed is `304 Not Modified`. A deleted category is `404`.
+         */
+        get: operations["getCategory"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a category
+         * @description Removes a category: it is gone afterwards (`GET` and a second `DELETE` are `404`),
+         *     and its id is never given to another. Its pets are left as they are, with their
+         *     `categoryId`, and `GET /pets?categoryId=` still finds them; its name is free for a
+         *     new category.
+         */
+        delete: operations["deleteCategory"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit a category
+         * @description Edits a category with a JSON merge patch (RFC 7396), sent as
+         *     `application/merge-patch+json` (`application/json` is read as the same patch): the
+         *     fields given replace the category's, the others stay. `name` and `description`
+         *     follow the rules of `POST /categories`; `"description": null` removes the
+         *     description, while `"name": null`, unknown fields (`id` included) and a body that is
+         *     not an object are `400 invalid_request`. `{}` changes nothing. A new name another
+         *     category has is `409 conflict`; a change of case of the category's own name is
+         *     fine. Answers the whole category with its new `ETag`. Its pets are not touched.
+         *
+         *     With `If-Match`, the edit is made only if the category's current `ETag` is one of
+         *     those given (`*` matches any category); otherwise `412 precondition_failed`, and
+         *     nothing changes.
+         */
+        patch: operations["updateCategory"];
+        trace?: never;
+    };
     "/store/orders": {
         parameters: {
             query?: never;
@@ -150,9 +226,10 @@ export interface paths {
         };
         /**
          * Follow the event feed
-         * @description Every change to a pet or an order is an event, of one of the types this document
-         *     declares under `webhooks` (`pet.created`, `pet.updated`, `order.placed`,
-         *     `order.updated`, `order.cancelled`). The feed lists them oldest first by `sequence`,
+         * @description Every change to a pet, a category or an order is an event, of one of the types this
+         *     document declares under `webhooks` (`pet.created`, `pet.updated`, `category.created`,
+         *     `category.updated`, `category.deleted`, `order.placed`, `order.updated`,
+         *     `order.cancelled`). The feed lists them oldest first by `sequence`,
          *     which increases in the order the changes committed; the events of one change are
          *     consecutive (a placed order, then its pet's `pet.updated`). A request that changes
          *     nothing makes no event.
@@ -166,8 +243,8 @@ export interface paths {
          *     event kept.
          *
          *     An event is shown only to a key that may also read its resource (`pets:read` for
-         *     `pet.*`, `orders:read` for `order.*`, as each webhook's `x-read-scope` says): the
-         *     feed leaves out the others, and a `type` the key may not read is
+         *     `pet.*`, `categories:read` for `category.*`, `orders:read` for `order.*`, as each
+         *     webhook's `x-read-scope` says): the feed leaves out the others, and a `type` the key may not read is
          *     `403 insufficient_scope`, naming the scope.
          */
         get: operations["listEvents"];
@@ -219,7 +296,7 @@ export interface paths {
          * @description Subscribes a URL to events: from now on, every event of a type it selects is sent to
          *     it with `POST`, signed as Standard Webhooks (standardwebhooks.com) defines, retried until it
          *     answers `2xx` (10 attempts over about three days, by default). `events` lists event
-         *     types, `pet.*` or `order.*` (every
+         *     types, `pet.*`, `category.*` or `order.*` (every
          *     type of that resource) or `*` (every type); a type this document does not declare is
          *     `400 invalid_request`.
          *
@@ -234,8 +311,8 @@ export interface paths {
          *     `WEBHOOK_MAX_ENDPOINTS`), enabled or not: one more is `409 conflict`.
          *
          *     An endpoint receives each event's data, so the key also needs the read scope of every
-         *     resource its `events` reach (`pets:read` for `pet.*`, `orders:read` for `order.*`,
-         *     both for `*`): `403 insufficient_scope` otherwise, naming what is missing.
+         *     resource its `events` reach (`pets:read` for `pet.*`, `categories:read` for
+         *     `category.*`, `orders:read` for `order.*`, all three for `*`): `403 insufficient_scope` otherwise, naming what is missing.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -399,6 +476,68 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "category.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A category was added
+         * @description `createCategory` added a category; `data` is the category as `getCategory` answers it.
+         */
+        post: operations["categoryCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "category.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A category changed
+         * @description `updateCategory` renamed a category or changed its description. `data` is the category
+         *     after the change, `previous` the fields that changed, as they were.
+         */
+        post: operations["categoryUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "category.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A category was removed
+         * @description `deleteCategory` removed a category; `data` is the category as it was then. Its pets
+         *     are left as they are, and have no event.
+         */
+        post: operations["categoryDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "order.placed": {
         parameters: {
             query?: never;
@@ -494,6 +633,47 @@ export interface components {
          * @description Identifier of the category the animal belongs to.
          */
         CategoryId: number | bigint;
+        /**
+         * @description The category's name: 1 to 100 characters, under the rules of a pet's name (at least
+         *     one visible character; no control, bidirectional or other invisible format
+         *     characters, but a zero width joiner between two emoji). Stored and returned exactly
+         *     as sent; unique among categories once in Unicode NFC and case-folded.
+         */
+        CategoryName: string;
+        /** @description What the category holds, for the people who read it (at most 1000 characters; may be empty). */
+        CategoryDescription: string & components["schemas"]["Text"];
+        /** @description A category to add. Unknown fields, including `id`, are refused. */
+        NewCategory: {
+            name: components["schemas"]["CategoryName"];
+            description?: components["schemas"]["CategoryDescription"];
+        };
+        /**
+         * @description A JSON merge patch of a category: the fields given replace the category's.
+         *     `"description": null` removes the description; `name` cannot be null. Unknown
+         *     fields, including `id`, are refused; `{}` changes nothing.
+         */
+        CategoryPatch: {
+            name?: components["schemas"]["CategoryName"];
+            /** @description The new description, or null to remove it (at most 1000 characters). */
+            description?: components["schemas"]["CategoryDescription"] | null;
+        };
+        /**
+         * @description A category of the store's animals. `description` is absent when it has none.
+         * @example {
+         *       "id": 1,
+         *       "name": "Dogs",
+         *       "description": "Every dog of the store, puppies included."
+         *     }
+         */
+        Category: {
+            id: components["schemas"]["CategoryId"];
+            /** @description The category's name. */
+            name: string;
+            /** @description What the category holds. */
+            description?: string;
+        };
+        /** @description A page of categories in ascending `id` order. */
+        Categories: components["schemas"]["Category"][];
         /** @description A pet to add. Unknown fields, including `id`, are refused. */
         NewPet: {
             name: components["schemas"]["PetName"];
@@ -614,7 +794,7 @@ export interface components {
          *     as the feed lists it and as a webhook delivers it.
          * @enum {string}
          */
-        EventType: "pet.created" | "pet.updated" | "order.placed" | "order.updated" | "order.cancelled";
+        EventType: "pet.created" | "pet.updated" | "category.created" | "category.updated" | "category.deleted" | "order.placed" | "order.updated" | "order.cancelled";
         /** @description Unique identifier of the event, the same wherever the event is read or delivered. */
         EventId: string;
         /**
@@ -637,6 +817,15 @@ export interface components {
             name?: string | null;
             categoryId?: components["schemas"]["CategoryId"] | null;
             status?: components["schemas"]["PetStatus"] | null;
+        };
+        /**
+         * @description Exactly the fields of the category that the change changed, each with its value
+         *     before the change (`null` where the field was absent). Its fields are those of
+         *     `Category` but `id`, each also `null`.
+         */
+        CategoryPrevious: {
+            name?: string | null;
+            description?: string | null;
         };
         /**
          * @description Exactly the fields of the order that the change changed, each with its value before
@@ -673,6 +862,43 @@ export interface components {
             sequence: components["schemas"]["EventSequence"];
             data: components["schemas"]["Pet"];
             previous: components["schemas"]["PetPrevious"];
+        };
+        /** @description A category was added (`createCategory`). */
+        CategoryCreatedEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "category.created";
+            timestamp: components["schemas"]["EventTimestamp"];
+            sequence: components["schemas"]["EventSequence"];
+            data: components["schemas"]["Category"];
+        };
+        /** @description A category changed (`updateCategory`). */
+        CategoryUpdatedEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "category.updated";
+            timestamp: components["schemas"]["EventTimestamp"];
+            sequence: components["schemas"]["EventSequence"];
+            data: components["schemas"]["Category"];
+            previous: components["schemas"]["CategoryPrevious"];
+        };
+        /** @description A category was removed (`deleteCategory`); `data` is the category as it was then. */
+        CategoryDeletedEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "category.deleted";
+            timestamp: components["schemas"]["EventTimestamp"];
+            sequence: components["schemas"]["EventSequence"];
+            data: components["schemas"]["Category"];
         };
         /** @description An order was placed (`placeOrder`). */
         OrderPlacedEvent: {
@@ -712,7 +938,7 @@ export interface components {
             data: components["schemas"]["Order"];
         };
         /** @description An event of any type; `type` says which. */
-        Event: components["schemas"]["PetCreatedEvent"] | components["schemas"]["PetUpdatedEvent"] | components["schemas"]["OrderPlacedEvent"] | components["schemas"]["OrderUpdatedEvent"] | components["schemas"]["OrderCancelledEvent"];
+        Event: components["schemas"]["PetCreatedEvent"] | components["schemas"]["PetUpdatedEvent"] | components["schemas"]["CategoryCreatedEvent"] | components["schemas"]["CategoryUpdatedEvent"] | components["schemas"]["CategoryDeletedEvent"] | components["schemas"]["OrderPlacedEvent"] | components["schemas"]["OrderUpdatedEvent"] | components["schemas"]["OrderCancelledEvent"];
         /** @description A page of the feed, in ascending `sequence` order. */
         Events: components["schemas"]["Event"][];
         /**
@@ -727,10 +953,10 @@ export interface components {
         WebhookUrl: string & components["schemas"]["Text"];
         /**
          * @description The events an endpoint receives: one event type (see `EventType`), every type of
-         *     one resource (`pet.*`, `order.*`), or every type (`*`).
+         *     one resource (`pet.*`, `category.*`, `order.*`), or every type (`*`).
          * @enum {string}
          */
-        WebhookEventSelection: "pet.created" | "pet.updated" | "order.placed" | "order.updated" | "order.cancelled" | "pet.*" | "order.*" | "*";
+        WebhookEventSelection: "pet.created" | "pet.updated" | "category.created" | "category.updated" | "category.deleted" | "order.placed" | "order.updated" | "order.cancelled" | "pet.*" | "category.*" | "order.*" | "*";
         /** @description The event selections, at least one, each once. */
         WebhookEventSelections: components["schemas"]["WebhookEventSelection"][];
         /** @description What the endpoint is for, for the people who read the list (at most 500 characters). */
@@ -885,13 +1111,14 @@ export interface components {
          *     - `unsupported_media_type` (400): a body sent without `Content-Type: application/json`.
          *     - `unauthorized` (401): the API key is missing, invalid, expired, or not in the `Bearer` form.
          *     - `insufficient_scope` (403): the API key is valid but lacks the operation's scope.
-         *     - `not_found` (404): no such pet, order, event or webhook endpoint, or no such route.
+         *     - `not_found` (404): no such pet, category, order, event or webhook endpoint, or no
+         *       such route.
          *     - `method_not_allowed` (405): the path exists but not with this method (see `Allow`).
          *     - `invalid_webhook_url` (400): a webhook endpoint's URL is one the service will not
          *       call (not `https`, or an address that is not public); the message says why.
          *     - `conflict` (409): the request conflicts with the resource's state (cancelling a
-         *       complete order, changing the status of a pet an open order holds, recovering a
-         *       disabled webhook endpoint, one webhook endpoint more than the service keeps).
+         *       complete order, changing the status of a pet an open order holds, a category name
+         *       another category has, recovering a disabled webhook endpoint, one webhook endpoint more than the service keeps).
          *     - `idempotency_key_in_use` (409): the first request with this `Idempotency-Key` is
          *       still running.
          *     - `request_timeout` (408): the request was not received in time; the connection is closed.
@@ -1000,7 +1227,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The pet, order or event does not exist. */
+        /** @description The pet, category, order, event or webhook endpoint does not exist. */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -1062,7 +1289,8 @@ export interface components {
         /**
          * @description The request conflicts with the state of the resource: cancelling or un-completing a
          *     complete order, ordering a pet that is not `available`, changing the status of a
-         *     pet an open order holds, or recovering a disabled webhook endpoint.
+         *     pet an open order holds, naming a category with another category's name, or
+         *     recovering a disabled webhook endpoint.
          */
         Conflict: {
             headers: {
@@ -1219,9 +1447,9 @@ export interface components {
          */
         IfNoneMatch: string & components["schemas"]["Text"];
         /**
-         * @description Makes the edit conditional: the `ETag` of the pet as the client last saw it (or a
-         *     list of them, or `*` for any existing pet). When the pet's current `ETag` is not one
-         *     of them, the answer is `412 precondition_failed` and nothing changes.
+         * @description Makes the edit conditional: the `ETag` of the resource (a pet, a category) as the
+         *     client last saw it (or a list of them, or `*` for any existing one). When its current
+         *     `ETag` is not one of them, the answer is `412 precondition_failed` and nothing changes.
          */
         IfMatch: string & components["schemas"]["Text"];
         /**
@@ -1231,6 +1459,8 @@ export interface components {
         Cursor: string & components["schemas"]["Text"];
         /** @description Identifier of the pet. */
         PetId: number | bigint;
+        /** @description Identifier of the category. */
+        CategoryIdPath: components["schemas"]["CategoryId"];
         /** @description Identifier of the order. */
         OrderId: number | bigint;
         /** @description Keeps only events of this type. Without it, every type. */
@@ -1453,9 +1683,9 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Makes the edit conditional: the `ETag` of the pet as the client last saw it (or a
-                 *     list of them, or `*` for any existing pet). When the pet's current `ETag` is not one
-                 *     of them, the answer is `412 precondition_failed` and nothing changes.
+                 * @description Makes the edit conditional: the `ETag` of the resource (a pet, a category) as the
+                 *     client last saw it (or a list of them, or `*` for any existing one). When its current
+                 *     `ETag` is not one of them, the answer is `412 precondition_failed` and nothing changes.
                  */
                 "If-Match"?: components["parameters"]["IfMatch"];
             };
@@ -1496,6 +1726,256 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Pet"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCategories: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of items returned, from 1 to 100, in decimal digits. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque position of the next page, taken from the `Link` header of the
+                 *     previous page. A malformed cursor answers `400 invalid_request`.
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
+            header?: {
+                /**
+                 * @description The `ETag` of an answer the client already holds (or a list of them, or `*`). When
+                 *     the answer would be the same, it is `304 Not Modified` with no body.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of categories, possibly empty. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["NextLink"];
+                    "API-Stability": components["headers"]["ApiStability"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Categories"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCategory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this request safe: 1 to 255 visible ASCII characters, unique per
+                 *     request you mean to make once. A retry with the same key and the same request (the
+                 *     same operation, path and body) gets the first answer again, with
+                 *     `Idempotent-Replayed: true`, and makes nothing; the same key with another request,
+                 *     on another path included, is `422 idempotency_key_reused`.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Dogs",
+                 *       "description": "Every dog of the store, puppies included."
+                 *     }
+                 */
+                "application/json": components["schemas"]["NewCategory"];
+            };
+        };
+        responses: {
+            /** @description The category was added (or, with `Idempotent-Replayed`, had been by the first request with this `Idempotency-Key`). */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    "API-Stability": components["headers"]["ApiStability"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Category"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /**
+             * @description Another category has this name (`conflict`), or a request with this
+             *     `Idempotency-Key` is still running (`idempotency_key_in_use`).
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCategory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The `ETag` of an answer the client already holds (or a list of them, or `*`). When
+                 *     the answer would be the same, it is `304 Not Modified` with no body.
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description Identifier of the category. */
+                categoryId: components["parameters"]["CategoryIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The category. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "API-Stability": components["headers"]["ApiStability"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Category"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteCategory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the category. */
+                categoryId: components["parameters"]["CategoryIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The category was removed. */
+            204: {
+                headers: {
+                    "API-Stability": components["headers"]["ApiStability"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateCategory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the edit conditional: the `ETag` of the resource (a pet, a category) as the
+                 *     client last saw it (or a list of them, or `*` for any existing one). When its current
+                 *     `ETag` is not one of them, the answer is `412 precondition_failed` and nothing changes.
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /** @description Identifier of the category. */
+                categoryId: components["parameters"]["CategoryIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Dogs and puppies"
+                 *     }
+                 */
+                "application/merge-patch+json": components["schemas"]["CategoryPatch"];
+                /**
+                 * @example {
+                 *       "description": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["CategoryPatch"];
+            };
+        };
+        responses: {
+            /** @description The category as it is now. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "API-Stability": components["headers"]["ApiStability"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Category"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2363,6 +2843,120 @@ export interface operations {
             };
         };
     };
+    categoryCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id, the same on every attempt to deliver it (Standard Webhooks): a
+                 *     receiver that has seen it may answer `2xx` and do nothing more.
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was made, in seconds since the Unix epoch; a receiver refuses one too far from its own clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 of the HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`
+                 *     under the endpoint's secret; two such entries, space-separated, while a rotated
+                 *     secret's grace lasts. Any Standard Webhooks library verifies it.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                /** @description With tracing on, the delivery's span (W3C Trace Context), of the trace of the change that caused the event. */
+                traceparent?: components["parameters"]["TraceparentHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CategoryCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx acknowledges the event; any other answer, a redirect included, is a failure, retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    categoryUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id, the same on every attempt to deliver it (Standard Webhooks): a
+                 *     receiver that has seen it may answer `2xx` and do nothing more.
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was made, in seconds since the Unix epoch; a receiver refuses one too far from its own clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 of the HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`
+                 *     under the endpoint's secret; two such entries, space-separated, while a rotated
+                 *     secret's grace lasts. Any Standard Webhooks library verifies it.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                /** @description With tracing on, the delivery's span (W3C Trace Context), of the trace of the change that caused the event. */
+                traceparent?: components["parameters"]["TraceparentHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CategoryUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx acknowledges the event; any other answer, a redirect included, is a failure, retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    categoryDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event's id, the same on every attempt to deliver it (Standard Webhooks): a
+                 *     receiver that has seen it may answer `2xx` and do nothing more.
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /** @description When this attempt was made, in seconds since the Unix epoch; a receiver refuses one too far from its own clock. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` and the base64 of the HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`
+                 *     under the endpoint's secret; two such entries, space-separated, while a rotated
+                 *     secret's grace lasts. Any Standard Webhooks library verifies it.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                /** @description With tracing on, the delivery's span (W3C Trace Context), of the trace of the change that caused the event. */
+                traceparent?: components["parameters"]["TraceparentHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CategoryDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx acknowledges the event; any other answer, a redirect included, is a failure, retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     orderPlaced: {
         parameters: {
             query?: never;
@@ -2480,4 +3074,4 @@ export interface operations {
 }
 
 /** The operations of `paths`, by operationId: those the service serves. */
-export type PathOperationId = "listPets" | "createPet" | "getPet" | "updatePet" | "listOrders" | "placeOrder" | "getOrder" | "updateOrder" | "cancelOrder" | "listEvents" | "getEvent" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "rotateWebhookSecret" | "listWebhookDeliveries" | "recoverWebhookEndpoint";
+export type PathOperationId = "listPets" | "createPet" | "getPet" | "updatePet" | "listCategories" | "createCategory" | "getCategory" | "updateCategory" | "deleteCategory" | "listOrders" | "placeOrder" | "getOrder" | "updateOrder" | "cancelOrder" | "listEvents" | "getEvent" | "listWebhookEndpoints" | "createWebhookEndpoint" | "getWebhookEndpoint" | "updateWebhookEndpoint" | "deleteWebhookEndpoint" | "rotateWebhookSecret" | "listWebhookDeliveries" | "recoverWebhookEndpoint";

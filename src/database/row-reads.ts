@@ -5,11 +5,11 @@
  * nothing is made from anything: its answer goes with any commit at all.
  *
  * The tables are those whose changes the database records (`row_changes`:
- * ./row-changes.ts): pets and orders.
+ * ./row-changes.ts): pets, categories and orders.
  */
 import { EVERY_ROW, type RowChange } from './row-changes.ts'
 
-export type ReadTable = 'pets' | 'orders'
+export type ReadTable = 'pets' | 'categories' | 'orders'
 
 /** One row by its id, or every row of a table with an id in `(after, through]` (no end when undefined). */
 export type Read =

@@ -3,6 +3,7 @@
  * operation of generated/openapi.ts; the start checks the same against spec/openapi.yaml.
  */
 import type { Handlers } from '../contract/handler-types.ts'
+import { categoryHandlers } from './categories/handlers.ts'
 import { eventHandlers } from './events/handlers.ts'
 import { orderHandlers } from './orders/handlers.ts'
 import { petHandlers } from './pets/handlers.ts'
@@ -10,6 +11,7 @@ import { webhookHandlers } from './webhooks/handlers.ts'
 
 export const handlers: Handlers = {
   ...petHandlers,
+  ...categoryHandlers,
   ...orderHandlers,
   ...eventHandlers,
   ...webhookHandlers

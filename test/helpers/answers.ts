@@ -1,6 +1,6 @@
 /**
  * The answers tests expect, whole: the media type of every JSON answer, the Error body every
- * refusal carries, and the exact text of a pet or an order.
+ * refusal carries, and the exact text of a pet, a category or an order.
  */
 import { stringify } from 'lossless-json'
 import { apiDocument, type JsonObject } from '../../src/contract/document.ts'
@@ -47,3 +47,6 @@ export const petBody = (fields: Fields): string => bodyOf('Pet', fields)
 
 /** An order as the service writes it: as `petBody`, with no `shipDate` key for an order without one. */
 export const orderBody = (fields: Fields): string => bodyOf('Order', fields)
+
+/** A category as the service writes it: as `petBody`, with no `description` key for a category without one. */
+export const categoryBody = (fields: Fields): string => bodyOf('Category', fields)

@@ -26,6 +26,28 @@ export const OPERATIONS = {
      */
     updatePet: { method: "PATCH", path: "/pets/{petId}", pathParameters: ["petId"] as [petId: "petId"], body: "application/merge-patch+json", defaulted: [], query: "none", idempotencyKey: false, ifMatch: true, paged: false, answer: "json" },
     /**
+     * List categories (beta in the service).
+     * Every item, page after page, as the loop asks for them; `limit` is the page size.
+     */
+    listCategories: { method: "GET", path: "/categories", pathParameters: [] as [], body: null, defaulted: [], query: "optional", idempotencyKey: false, ifMatch: false, paged: true, answer: "json" },
+    /**
+     * Add a category (beta in the service).
+     * Sends an `Idempotency-Key` (yours, or a new UUID): a retry never does it twice.
+     */
+    createCategory: { method: "POST", path: "/categories", pathParameters: [] as [], body: "application/json", defaulted: [], query: "none", idempotencyKey: true, ifMatch: false, paged: false, answer: "json" },
+    /** Get a category (beta in the service). */
+    getCategory: { method: "GET", path: "/categories/{categoryId}", pathParameters: ["categoryId"] as [categoryId: "categoryId"], body: null, defaulted: [], query: "none", idempotencyKey: false, ifMatch: false, paged: false, answer: "json" },
+    /**
+     * Edit a category (beta in the service).
+     * Sends `If-Match` when the options give one (`ifMatch`, an `ETag`): the service then acts only if it still matches.
+     */
+    updateCategory: { method: "PATCH", path: "/categories/{categoryId}", pathParameters: ["categoryId"] as [categoryId: "categoryId"], body: "application/merge-patch+json", defaulted: [], query: "none", idempotencyKey: false, ifMatch: true, paged: false, answer: "json" },
+    /**
+     * Remove a category (beta in the service).
+     * Resolves once it is done, including when an attempt's answer was lost and the retry finds it already gone.
+     */
+    deleteCategory: { method: "DELETE", path: "/categories/{categoryId}", pathParameters: ["categoryId"] as [categoryId: "categoryId"], body: null, defaulted: [], query: "none", idempotencyKey: false, ifMatch: false, paged: false, answer: "none" },
+    /**
      * List orders (experimental in the service).
      * Every item, page after page, as the loop asks for them; `limit` is the page size.
      */
@@ -91,6 +113,8 @@ export const OPERATIONS = {
 export interface PageMethods {
     /** List pets: one page; pass its `nextCursor` back as `cursor` for the next. */
     listPetsPage: "listPets";
+    /** List categories (beta in the service): one page; pass its `nextCursor` back as `cursor` for the next. */
+    listCategoriesPage: "listCategories";
     /** List orders (experimental in the service): one page; pass its `nextCursor` back as `cursor` for the next. */
     listOrdersPage: "listOrders";
     /** Follow the event feed (experimental in the service): one page; pass its `nextCursor` back as `cursor` for the next. */

@@ -15,6 +15,9 @@ export type EventType = keyof webhooks & components['schemas']['EventType']
 export const EMITTED_EVENTS = {
   'pet.created': { previous: false },
   'pet.updated': { previous: true },
+  'category.created': { previous: false },
+  'category.updated': { previous: true },
+  'category.deleted': { previous: false },
   'order.placed': { previous: false },
   'order.updated': { previous: true },
   'order.cancelled': { previous: false }

@@ -135,7 +135,7 @@ t.test('every page links to the next, the last and an empty one included; type k
 t.test('bad parameters are a 400 with the Error body, and an unknown event a 404', async (t) => {
   const app = await build(t)
   const cases: Array<[string, number, string]> = [
-    ['/v1/events?type=pet.deleted', 400, 'querystring/type must be one of: pet.created, pet.updated, order.placed, order.updated, order.cancelled'],
+    ['/v1/events?type=pet.deleted', 400, 'querystring/type must be one of: pet.created, pet.updated, category.created, category.updated, category.deleted, order.placed, order.updated, order.cancelled'],
     ['/v1/events?wait=31', 400, 'querystring/wait must be <= 30'],
     ['/v1/events?wait=-1', 400, 'querystring/wait must be >= 0'],
     ['/v1/events?cursor=bm90LWEtbnVtYmVy', 400, 'querystring/cursor is malformed: pass back the cursor of a Link header unchanged'],

@@ -85,8 +85,8 @@ t.test('a webhook endpoint needs the read scope of every resource its events rea
     forbidden('pets:read orders:read', 'This API key lacks the scope pets:read and orders:read, which createWebhookEndpoint needs for the events it selects (order.*, pet.*) (pets:write includes pets:read; orders:write includes orders:read)'),
     'webhooks:write alone')
   await assertForbidden(t, await create(hooksAndOrders, ['*']),
-    forbidden('pets:read', 'This API key lacks the scope pets:read, which createWebhookEndpoint needs for the events it selects (*) (pets:write includes it)'),
-    '* reaches pets too')
+    forbidden('pets:read categories:read', 'This API key lacks the scope pets:read and categories:read, which createWebhookEndpoint needs for the events it selects (*) (pets:write includes pets:read; categories:write includes categories:read)'),
+    '* reaches pets and categories too')
   await assertForbidden(t, await create(hooksAndOrders, ['pet.updated']),
     forbidden('pets:read', 'This API key lacks the scope pets:read, which createWebhookEndpoint needs for the events it selects (pet.updated) (pets:write includes it)'),
     'one type of a resource it may not read')
@@ -99,7 +99,7 @@ t.test('a webhook endpoint needs the read scope of every resource its events rea
   const id = theirs.json().id
   const before = (await app.inject({ url: `/v1/webhook-endpoints/${id as number}`, headers: JSON_HEADERS })).json()
   const patch = (body: object) => app.inject({ method: 'PATCH', url: `/v1/webhook-endpoints/${id as number}`, headers: hooksAndOrders, payload: body })
-  const selectsAll = forbidden('pets:read', 'This API key lacks the scope pets:read, which updateWebhookEndpoint needs for the events it selects (*) (pets:write includes it)')
+  const selectsAll = forbidden('pets:read categories:read', 'This API key lacks the scope pets:read and categories:read, which updateWebhookEndpoint needs for the events it selects (*) (pets:write includes pets:read; categories:write includes categories:read)')
   await assertForbidden(t, await patch({ url: 'http://127.0.0.1:10/elsewhere' }), selectsAll, 'pointing an endpoint that reaches pets elsewhere')
   await assertForbidden(t, await patch({ enabled: false }), selectsAll, 'turning it off or on')
   await assertForbidden(t, await patch({ events: ['pet.created'] }),

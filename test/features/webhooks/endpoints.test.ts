@@ -102,7 +102,7 @@ t.test('a URL the service will not call is 400 invalid_webhook_url, saying why, 
 
 t.test('the events an endpoint selects are types the document declares, a resource\'s, or all', async (t) => {
   const service = await app(t)
-  const allowed = 'pet.created, pet.updated, order.placed, order.updated, order.cancelled, pet.*, order.*, *'
+  const allowed = 'pet.created, pet.updated, category.created, category.updated, category.deleted, order.placed, order.updated, order.cancelled, pet.*, category.*, order.*, *'
   for (const events of [['pet.deleted'], ['user.*'], ['PET.CREATED']]) {
     const res = await create(service, { url: 'https://public.test/', events })
     t.same(res.json(), errorBody('invalid_request', `body/events/0 must be one of: ${allowed}`, 400), events[0])

@@ -1,0 +1,48 @@
+/**
+ * The response cache and categories, on whichever database this run tests: a category
+ * change drops the answers made from that category, and leaves the pets' pages cached.
+ */
+import t from 'tap'
+import type { FastifyInstance } from 'fastify'
+import { AUTH, build, JSON_HEADERS, TEST_DATABASE } from '../../helpers/app.ts'
+import { categoryBody } from '../../helpers/answers.ts'
+
+const postgres = TEST_DATABASE === 'postgres'
+/** No background queries during the test (key sync, the events' poll, webhooks): only reads are counted. */
+const quiet = { metrics: true, keySyncIntervalMs: 3_600_000, rowChangesPruneIntervalMs: 3_600_000, events: { pollIntervalMs: 3_600_000 }, webhooks: { pollIntervalMs: 3_600_000 } }
+
+async function queries (app: FastifyInstance): Promise<number> {
+  const metric = await app.prometheus!.registry.getSingleMetric('db_query_duration_seconds')!.get()
+  return metric.values.filter((value) => (value as { metricName?: string }).metricName?.endsWith('_count')).reduce((sum, value) => sum + value.value, 0)
+}
+
+/** A write, once its events are numbered and their deliveries looked for (queries of their own). */
+async function write (app: FastifyInstance, method: 'POST' | 'PATCH', url: string, payload: object) {
+  const res = await app.inject({ method, url, headers: JSON_HEADERS, payload })
+  await app.events.settled()
+  await app.webhooks.settled()
+  return res
+}
+
+const read = (app: FastifyInstance, url: string) => app.inject({ url, headers: AUTH })
+
+t.test('a category edit leaves the pets\' pages cached, and drops its own answers', async (t) => {
+  const app = await build(t, quiet)
+  await write(app, 'POST', '/v1/categories', { name: 'Dogs' })
+  await write(app, 'POST', '/v1/categories', { name: 'Cats' })
+  await write(app, 'POST', '/v1/pets', { name: 'Rex', categoryId: 1 })
+  const urls = ['/v1/pets', '/v1/categories/2', '/v1/categories/1', '/v1/categories']
+  for (const url of urls) { await read(app, url); await read(app, url) }
+
+  await write(app, 'PATCH', '/v1/categories/1', { name: 'Hounds' })
+  // On PostgreSQL a hit reads the data version: one query each.
+  const perHit = postgres ? 1 : 0
+  for (const url of ['/v1/pets', '/v1/categories/2']) {
+    const before = await queries(app)
+    const res = await read(app, url)
+    t.equal(res.statusCode, 200, url)
+    t.equal(await queries(app) - before, perHit, `${url}: still served from the cache`)
+  }
+  t.equal((await read(app, '/v1/categories/1')).body, categoryBody({ id: 1, name: 'Hounds' }), 'the category edited reads as it is now')
+  t.equal((await read(app, '/v1/categories')).body, `[${categoryBody({ id: 1, name: 'Hounds' })},${categoryBody({ id: 2, name: 'Cats' })}]`, 'and so does the list')
+})

@@ -257,7 +257,14 @@ step 'updateCategory: a merge patch that renames it'
 call 200 PATCH "/v1/categories/$dogs" "${AUTH[@]}" "${PATCH[@]}" -d "{\"name\": \"Hounds $run\"}"
 expect "\"name\":\"Hounds $run\""
 
+step 'listPets by category and status: the available pets of one category, a page at a time'
+call 201 POST /v1/pets "${AUTH[@]}" "${JSON[@]}" -d "{\"name\": \"Tweety\", \"categoryId\": $birds, \"status\": \"available\"}"
+call 200 GET "/v1/pets?categoryId=$birds&status=available&limit=10" "${AUTH[@]}"
+expect '"name":"Tweety"'
+
 step 'deleteCategory: the category goes, its pets keep their categoryId'
 call 204 DELETE "/v1/categories/$birds" "${AUTH[@]}"
+call 200 GET "/v1/pets?categoryId=$birds" "${AUTH[@]}"
+expect '"name":"Tweety"'
 
 printf '\nAll calls answered as expected.\n'

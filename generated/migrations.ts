@@ -16,6 +16,7 @@ import * as m20261128000000_create_webhooks from '../migrations/20261128000000_c
 import * as m20261129000000_add_event_trace_context from '../migrations/20261129000000_add_event_trace_context.ts'
 import * as m20261130000000_record_row_changes from '../migrations/20261130000000_record_row_changes.ts'
 import * as m20261201000000_create_categories from '../migrations/20261201000000_create_categories.ts'
+import * as m20261201000100_index_pets_by_category from '../migrations/20261201000100_index_pets_by_category.ts'
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '20261122000000_create_pets': m20261122000000_create_pets,
@@ -30,5 +31,6 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '20261128000000_create_webhooks': m20261128000000_create_webhooks,
   '20261129000000_add_event_trace_context': m20261129000000_add_event_trace_context,
   '20261130000000_record_row_changes': m20261130000000_record_row_changes,
-  '20261201000000_create_categories': m20261201000000_create_categories
+  '20261201000000_create_categories': m20261201000000_create_categories,
+  '20261201000100_index_pets_by_category': m20261201000100_index_pets_by_category
 }

@@ -11,8 +11,10 @@ export interface paths {
         /**
          * List pets
          * @description Returns a page of pets in ascending `id` order. A pet created without a
-         *     `status` never matches a `status` filter. When more pets follow, the
-         *     `Link` header names the next page.
+         *     `status` never matches a `status` filter. `categoryId` keeps the pets of one
+         *     category, alone or with `status`; it is compared as a number, whether or not such
+         *     a category exists (see `getCategory`). When more pets follow, the `Link` header
+         *     names the next page.
          */
         get: operations["listPets"];
         put?: never;
@@ -1434,6 +1436,11 @@ export interface components {
         /** @description Keeps only pets with this status. Without it, no filtering. */
         StatusFilter: components["schemas"]["PetStatus"];
         /**
+         * @description Keeps only pets with this `categoryId`, in decimal digits (1 to the int64 maximum),
+         *     whether or not such a category exists. Without it, no filtering.
+         */
+        CategoryFilter: components["schemas"]["CategoryId"];
+        /**
          * @description Makes a retry of this request safe: 1 to 255 visible ASCII characters, unique per
          *     request you mean to make once. A retry with the same key and the same request (the
          *     same operation, path and body) gets the first answer again, with
@@ -1536,6 +1543,11 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Keeps only pets with this status. Without it, no filtering. */
                 status?: components["parameters"]["StatusFilter"];
+                /**
+                 * @description Keeps only pets with this `categoryId`, in decimal digits (1 to the int64 maximum),
+                 *     whether or not such a category exists. Without it, no filtering.
+                 */
+                categoryId?: components["parameters"]["CategoryFilter"];
                 /**
                  * @description Opaque position of the next page, taken from the `Link` header of the
                  *     previous page. A malformed cursor answers `400 invalid_request`.

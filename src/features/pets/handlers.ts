@@ -13,11 +13,11 @@ import * as pets from './repository.ts'
 
 export const petHandlers = {
   async listPets (request, reply) {
-    const { status, cursor } = request.query
+    const { status, categoryId, cursor } = request.query
     // AJV has applied the document's default, so `limit` is always there.
     const limit = request.query.limit!
     const afterId = cursor === undefined ? 0 : decodeCursor(cursor)
-    const page = await pets.listPets(request.db, { limit, status, afterId })
+    const page = await pets.listPets(request.db, { limit, status, categoryId, afterId })
     readPage(reply, 'pets', afterId, page.nextId)
     return linkedPage(reply, request.routeOptions.url!, request.query, page)
   },

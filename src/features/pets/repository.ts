@@ -109,6 +109,21 @@ const selectPageWithStatus = prepare<{ afterId: Id, limit: number, status: PetSt
     .where('id', '>', param('afterId'))
     .orderBy('id').limit(param('limit')))
 
+// Served by the (category_id, id) index: O(limit), as the status filter.
+const selectPageWithCategory = prepare<{ afterId: Id, limit: number, categoryId: Id }, PetRow>((db, param) =>
+  db.selectFrom('pets').selectAll()
+    .where('category_id', '=', param('categoryId'))
+    .where('id', '>', param('afterId'))
+    .orderBy('id').limit(param('limit')))
+
+// Served by the (category_id, status, id) index: O(limit) for both filters together.
+const selectPageWithCategoryAndStatus = prepare<{ afterId: Id, limit: number, categoryId: Id, status: PetStatus }, PetRow>((db, param) =>
+  db.selectFrom('pets').selectAll()
+    .where('category_id', '=', param('categoryId'))
+    .where('status', '=', param('status'))
+    .where('id', '>', param('afterId'))
+    .orderBy('id').limit(param('limit')))
+
 /** Adds a pet, and its `pet.created` event in the same transaction. */
 export async function createPet (db: Kysely<Database>, pet: NewPet): Promise<Pet> {
   const values = newPetValues(pet)
@@ -176,6 +191,8 @@ export function updatePet (db: Kysely<Database>, id: Id, patch: PetPatch, precon
 export interface PageQuery {
   limit: number
   status?: PetStatus
+  /** Only pets naming this category, whether or not it exists. */
+  categoryId?: Id
   /** Only pets with a larger id; 0 for the first page. */
   afterId: Id
 }
@@ -184,8 +201,12 @@ export interface PageQuery {
 export async function listPets (db: Kysely<Database>, query: PageQuery): Promise<Page<Pet>> {
   // One row more than asked tells whether a next page exists without a COUNT.
   const values = { afterId: query.afterId, limit: query.limit + 1 }
-  const { rows } = query.status === undefined
-    ? await selectPage(db, values)
-    : await selectPageWithStatus(db, { ...values, status: query.status })
+  const { status, categoryId } = query
+  // A prepared query for each combination of filters, each served by an index of its own.
+  const { rows } = categoryId === undefined
+    ? status === undefined ? await selectPage(db, values) : await selectPageWithStatus(db, { ...values, status })
+    : status === undefined
+      ? await selectPageWithCategory(db, { ...values, categoryId })
+      : await selectPageWithCategoryAndStatus(db, { ...values, categoryId, status })
   return toPage(rows, query.limit, toPet)
 }

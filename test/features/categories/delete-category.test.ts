@@ -28,6 +28,7 @@ t.test('deleteCategory answers 204 with no body; the category is gone, its pets 
 
   const pet = petBody({ id: 1, name: 'Rex', categoryId: 1, status: 'available' })
   t.equal((await app.inject({ url: '/v1/pets/1', headers: AUTH })).body, pet, 'the pet keeps its categoryId')
+  t.equal((await app.inject({ url: '/v1/pets?categoryId=1', headers: AUTH })).body, `[${pet}]`, 'and is still found by it')
 
   const reused = await app.inject({ method: 'POST', url: '/v1/categories', headers: JSON_HEADERS, payload: { name: 'dogs' } })
   t.equal(reused.statusCode, 201, 'the name is free again')

@@ -1,6 +1,7 @@
 /**
  * The petstore client, used as a consumer of the package uses it: create pets, page
- * through them, place and cancel an order, handle an error. Against a started service:
+ * through them, name their categories, list the pets of one, place and cancel an order,
+ * handle an error. Against a started service:
  *
  *   PETSTORE_API_KEY=pst_... node --import tsx examples/client.ts
  *
@@ -37,6 +38,18 @@ for (const name of ['Tom', 'Kit', 'Ada']) await client.createPet({ name, categor
 for await (const pet of client.listPets({ status: 'sold', limit: 2 })) {
   console.log(`sold: ${pet.name} (category ${pet.categoryId})`)
 }
+
+// Categories give the categoryIds names (beta). Names are unique, whatever their case; a
+// pet may still name a category that does not exist, as it always could.
+const [dogs] = [await client.createCategory({ name: 'Dogs' }), await client.createCategory({ name: 'Cats' })]
+const birds = await client.createCategory({ name: 'Birds', description: 'Everything with feathers' })
+const hounds = await client.updateCategory(dogs!.id, { name: 'Hounds', description: 'Every dog of the store' })
+console.log(`category ${hounds.id}: ${hounds.name} (${hounds.description})`)
+for await (const category of client.listCategories({ limit: 2 })) console.log(`category: ${category.name}`)
+// The available pets of one category, a page at a time.
+for await (const pet of client.listPets({ categoryId: hounds.id, status: 'available' })) console.log(`available in ${hounds.name}: ${pet.name}`)
+await client.deleteCategory(birds.id)
+console.log(`removed category ${birds.id}; pets naming it keep their categoryId`)
 
 const order = await client.placeOrder({ petId: rex.id, quantity: 2 })
 console.log(`placed order ${order.id} for pet ${order.petId}, quantity ${order.quantity}`)

@@ -17,7 +17,7 @@ import { listening } from './server.ts'
 const run = promisify(execFile)
 const root = new URL('../../', import.meta.url)
 
-t.test('examples/client.ts creates, pages, orders, cancels, handles an error and reads the feed', async (t) => {
+t.test('examples/client.ts creates, pages, names categories, orders, cancels, handles an error and reads the feed', async (t) => {
   // It imports the package by its name, which resolves to the build.
   t.ok(existsSync(new URL('client/dist/index.js', root)), 'client/dist/ holds the build: run npm run build (npm install does it)')
   const { baseUrl } = await listening(t)
@@ -33,11 +33,17 @@ t.test('examples/client.ts creates, pages, orders, cancels, handles an error and
     'sold: Tom (category 2)',
     'sold: Kit (category 2)',
     'sold: Ada (category 2)',
+    'category 1: Hounds (Every dog of the store)',
+    'category: Hounds',
+    'category: Cats',
+    'category: Birds',
+    'available in Hounds: Rex',
+    'removed category 3; pets naming it keep their categoryId',
     'placed order 1 for pet 1, quantity 2',
     'cancelled order 1'
   ])
   t.match(lines.at(-2), /^cancelling it again: 404 not_found, "Order 1 not found" \(request [\w-]+\)$/)
-  t.equal(lines.at(-1), 'event 8: order.cancelled, order 1 for pet 1', 'after five pets, the order placed and its pet reserved')
+  t.equal(lines.at(-1), 'event 13: order.cancelled, order 1 for pet 1', 'after five pets, five changes to categories, the order placed and its pet reserved')
 })
 
 t.test("the README's client snippet runs where the package is installed", async (t) => {

@@ -2,10 +2,12 @@
  * createCategory, on whichever database this run tests: the whole 201, names kept exactly
  * as sent and unique once in NFC and case-folded (409), strict bodies, Idempotency-Key.
  */
+import { join } from 'node:path'
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { AUTH, build, JSON_HEADERS } from '../../helpers/app.ts'
+import { AUTH, build, JSON_HEADERS, TEST_DATABASE, testDatabaseUrl } from '../../helpers/app.ts'
 import { categoryBody, errorBody, JSON_TYPE } from '../../helpers/answers.ts'
+import { tempDir } from '../../helpers/process.ts'
 import { rowCount } from '../../helpers/store.ts'
 
 const CATEGORIES = '/v1/categories'
@@ -138,4 +140,22 @@ t.test('creates of one name sent at once make one category; the others are 409',
   t.equal(answers.filter((res) => res.statusCode === 201).length, 1)
   t.equal(answers.filter((res) => res.statusCode === 409).length, 4)
   t.equal(await rowCount(app, 'categories'), 1)
+})
+
+t.test('two instances on one database, creating one name at once, make one category', async (t) => {
+  // A file on SQLite (two connections), one made database on PostgreSQL.
+  const url = TEST_DATABASE === 'postgres' ? await testDatabaseUrl(t) : join(tempDir(t), 'petstore.db')
+  const one = await build(t, { database: { url } })
+  const other = await build(t, { database: { url } })
+  for (let round = 0; round < 5; round++) {
+    const answers = await Promise.all([one, other, one, other].map((app, i) => create(app, { name: i % 2 === 0 ? `Dogs ${round}` : `DOGS ${round}` })))
+    t.same(answers.map((res) => res.statusCode).sort(), [201, 409, 409, 409], `round ${round}: one 201, the others 409`)
+    const made = answers.find((res) => res.statusCode === 201)!.json()
+    for (const refused of answers.filter((res) => res.statusCode === 409)) {
+      t.match(refused.json(), { code: 'conflict', status: 409, message: new RegExp(`^Category ${made.id as number} is named "(Dogs|DOGS) ${round}" already`) })
+    }
+  }
+  t.equal(await rowCount(one, 'categories'), 5)
+  const ids = (await one.inject({ url: '/v1/categories', headers: AUTH })).json().map((category: { id: number }) => category.id)
+  t.same(ids, [...ids].sort((a: number, b: number) => a - b), 'listed in id order')
 })

@@ -15,9 +15,9 @@
  *   earlier value; transactions that only read leave it alone. One round trip, shared by
  *   the reads of one turn of the event loop (`sharedPerTurn`).
  *
- * With it come the pets and orders changed since the reading before, from `row_changes`
- * (./row-changes.ts), which triggers fill in the transaction of every change, whoever
- * makes it: answers made from other rows stay good.
+ * With it come the pets, categories and orders changed since the reading before, from
+ * `row_changes` (./row-changes.ts), which triggers fill in the transaction of every
+ * change, whoever makes it: answers made from other rows stay good.
  * @see https://www.sqlite.org/pragma.html#pragma_data_version
  * @see https://www.postgresql.org/docs/current/functions-info.html#FUNCTIONS-PG-SNAPSHOT
  */
@@ -32,9 +32,9 @@ export type DataVersion = object | string
 export interface Reading {
   version: DataVersion
   /**
-   * The pets and orders changed since the reading before, each at least once (a change may
-   * come twice); undefined when they are not known (the first reading, a long pause, a
-   * flood of changes), and then any row may have changed.
+   * The pets, categories and orders changed since the reading before, each at least once
+   * (a change may come twice); undefined when they are not known (the first reading, a
+   * long pause, a flood of changes), and then any row may have changed.
    */
   changes: readonly RowChange[] | undefined
 }

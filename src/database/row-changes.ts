@@ -1,7 +1,8 @@
 /**
- * The pets and orders changed since a reader last looked, from `row_changes`, which
- * triggers fill in the transaction of every change, whoever makes it
- * (migrations/20261130000000_record_row_changes.ts). The rows are kept `KEPT_MS`, then
+ * The pets, categories and orders changed since a reader last looked, from `row_changes`,
+ * which triggers fill in the transaction of every change, whoever makes it
+ * (migrations/20261130000000_record_row_changes.ts; categories from
+ * 20261201000000_create_categories.ts). The rows are kept `KEPT_MS`, then
  * deleted (./row-changes-prune.ts); a reader that looked longer ago than `STALE_MS` does
  * not trust what is left and says so, as it does past `MOST_CHANGES` changes at once.
  */
@@ -11,7 +12,7 @@ import { performance } from 'node:perf_hooks'
 import { prepare } from './prepared.ts'
 import type { Database } from './schema.ts'
 
-/** A pet or an order inserted, updated or deleted. */
+/** A pet, a category or an order inserted, updated or deleted. */
 export interface RowChange {
   table: string
   /** `EVERY_ROW` where the table was emptied at once (PostgreSQL's TRUNCATE). */

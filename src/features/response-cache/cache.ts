@@ -4,8 +4,8 @@
  *
  * Freshness is proven, not guessed. Every lookup first reads the database
  * (../../database/data-version.ts): its data version, which moves with any commit,
- * whoever makes it, and the pets and orders changed since the reading before, on SQLite
- * and on PostgreSQL alike, in this instance or another. Before a reading is used, what it
+ * whoever makes it, and the pets, categories and orders changed since the reading before,
+ * on SQLite and on PostgreSQL alike, in this instance or another. Before a reading is used, what it
  * tells is applied:
  * - an answer whose handler told which rows it was made from (../../database/row-reads.ts: a pet, a page
  *   of orders) is dropped when one of them changed, and stays otherwise: a new pet, with

@@ -13,22 +13,32 @@ const WINDOW_MS = 100
 /** The share of a window the event loop was busy from which the requests come first. */
 const BUSY_SHARE = 0.8
 
+/** What this reads of the event loop: Node's own, or a test's. */
+export type LoopClock = Pick<typeof performance, 'now' | 'eventLoopUtilization'>
+
 export class RequestPressure {
-  #since: EventLoopUtilization = performance.eventLoopUtilization()
-  #lookedAt = performance.now()
+  readonly #loop: LoopClock
+  #since: EventLoopUtilization
+  #lookedAt: number
   #loopBusy = false
   #answeredAt = Number.NEGATIVE_INFINITY
 
+  constructor (loop: LoopClock = performance) {
+    this.#loop = loop
+    this.#since = loop.eventLoopUtilization()
+    this.#lookedAt = loop.now()
+  }
+
   /** A request was answered. */
   answered (): void {
-    this.#answeredAt = performance.now()
+    this.#answeredAt = this.#loop.now()
   }
 
   busy (): boolean {
-    const now = performance.now()
+    const now = this.#loop.now()
     if (now - this.#lookedAt >= WINDOW_MS) {
-      const utilization = performance.eventLoopUtilization()
-      this.#loopBusy = performance.eventLoopUtilization(utilization, this.#since).utilization >= BUSY_SHARE
+      const utilization = this.#loop.eventLoopUtilization()
+      this.#loopBusy = this.#loop.eventLoopUtilization(utilization, this.#since).utilization >= BUSY_SHARE
       this.#since = utilization
       this.#lookedAt = now
     }

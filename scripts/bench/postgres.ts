@@ -97,20 +97,40 @@ async function startOnPostgres (urls: Partial<Record<Peer, string>>, into: Parti
 
 /** Round trips per request to PostgreSQL, over sequential requests to a server whose connections go through `counter`. */
 async function roundTrips (base: string, row: Row, counter: PgCounter): Promise<number> {
-  const before = counter.counts().roundTrips
   const draw = row.mix?.(pets)
+  let trips = 0
   for (let i = 0; i < COUNTED_REQUESTS; i++) {
     const drawn = draw?.()
     const body = drawn !== undefined ? drawn.body : typeof row.body === 'function' ? row.body() : row.body
-    const answer = await fetch(base + (drawn?.path ?? row.path(pets)), {
+    trips += await countedRequest(base + (drawn?.path ?? row.path(pets)), {
       method: drawn?.method ?? row.method ?? 'GET',
       headers: { ...headers, ...(body !== undefined && { 'content-type': row.contentType ?? 'application/json' }) },
       body
-    })
-    await answer.arrayBuffer()
-    if (row.status === undefined ? !answer.ok : answer.status !== row.status) throw new Error(`${row.name} on ${base}: answered ${answer.status}`)
+    }, row, counter)
   }
-  return (counter.counts().roundTrips - before) / COUNTED_REQUESTS
+  return trips / COUNTED_REQUESTS
+}
+
+/** How often a request refused for now (503) is sent again before the row fails. */
+const RETRIES = 20
+
+/**
+ * One request's round trips. A 503 `unavailable` (a server just started on a busy machine
+ * sheds load, as it should) is sent again after its Retry-After, and only the answered
+ * one is counted; any other unexpected status fails the row, with the body saying why.
+ */
+async function countedRequest (url: string, init: RequestInit, row: Row, counter: PgCounter): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    const before = counter.counts().roundTrips
+    const answer = await fetch(url, init)
+    const text = await answer.text()
+    if (answer.status === 503 && attempt < RETRIES) {
+      await sleep(Number(answer.headers.get('retry-after') ?? 1) * 1000)
+      continue
+    }
+    if (row.status === undefined ? !answer.ok : answer.status !== row.status) throw new Error(`${row.name} on ${url}: answered ${answer.status} ${text}`)
+    return counter.counts().roundTrips - before
+  }
 }
 
 /** The PostgreSQL rows `chosen`: their own table, or the line saying why they were skipped. */

@@ -4,7 +4,8 @@
  */
 import t from 'tap'
 import { AUTH, build, JSON_HEADERS, TEST_DATABASE, TEST_KEY } from '../../helpers/app.ts'
-import { unservedMethods } from '../../helpers/methods.ts'
+import { acceptedPath, unservedMethods } from '../../helpers/methods.ts'
+import { apiDocument } from '../../../src/contract/document.ts'
 
 t.test('metrics count requests by operation, rate-limit refusals and queries; labels hold nothing a client wrote', async (t) => {
   const app = await build(t, { metrics: true, rateLimit: { perKey: 100, anonymous: 1 } })
@@ -50,6 +51,19 @@ t.test('404s and 405s count too: a 405 by its path template, a 404 as none, what
   t.equal(count('method="OPTIONS",operation="/v1/pets",status_class="4xx"'), 1)
   t.equal(count('method="HEAD",operation="listPets",status_class="2xx"'), 1)
   t.notMatch(text, 'secret-path', 'no raw URL in any label')
+})
+
+t.test('every operation the document declares is counted under its own operationId', async (t) => {
+  const app = await build(t, { metrics: true })
+  const operations = [...apiDocument.operations.values()]
+  for (const { method, url } of operations) {
+    const body = ['POST', 'PUT', 'PATCH'].includes(method) ? {} : undefined
+    await app.inject({ method, url: acceptedPath(url), headers: body === undefined ? AUTH : JSON_HEADERS, payload: body })
+  }
+  const text = await app.prometheus!.registry.metrics()
+  for (const { method, operationId } of operations) {
+    t.match(text, new RegExp(`^http_request_duration_seconds_count\\{method="${method}",operation="${operationId}",status_class="[245]xx"\\} 1$`, 'm'), operationId)
+  }
 })
 
 t.test('without METRICS_PORT nothing is collected, and the API port never serves metrics', async (t) => {

@@ -1,6 +1,8 @@
 import t from 'tap'
-import { AUTH, build, TEST_KEY } from '../../helpers/app.ts'
+import { AUTH, build, JSON_HEADERS, TEST_KEY } from '../../helpers/app.ts'
 import { errorBody } from '../../helpers/answers.ts'
+import { acceptedPath } from '../../helpers/methods.ts'
+import { apiDocument } from '../../../src/contract/document.ts'
 
 const OTHER_KEY = 'second-test-key-not-a-secret-00'
 const ADDRESS_LIMITED = (limit: number) => errorBody('rate_limited', `Rate limit of ${limit} requests per 60 s without a valid key from this address exceeded; retry in 60 s`, 429)
@@ -23,6 +25,25 @@ t.test('every answer carries RateLimit headers; past the key\'s limit, 429 rate_
 
   const other = await app.inject({ url: '/v1/pets', headers: { authorization: `Bearer ${OTHER_KEY}` } })
   t.equal(other.statusCode, 200, 'each key has its own budget')
+})
+
+t.test('every operation the document declares counts against the key\'s limit, and past it gets 429', async (t) => {
+  const operations = [...apiDocument.operations.values()]
+  const app = await build(t, { rateLimit: { perKey: operations.length, anonymous: 1 } })
+  const send = ({ method, url }: typeof operations[number]) => {
+    const body = ['POST', 'PUT', 'PATCH'].includes(method) ? {} : undefined
+    return app.inject({ method, url: acceptedPath(url), headers: body === undefined ? AUTH : JSON_HEADERS, payload: body })
+  }
+  for (const [i, operation] of operations.entries()) {
+    const res = await send(operation)
+    t.equal(res.headers['ratelimit-remaining'], String(operations.length - i - 1), `${operation.operationId} counts`)
+  }
+  for (const operation of operations) {
+    const limited = await send(operation)
+    t.equal(limited.statusCode, 429, operation.operationId)
+    t.equal(limited.headers['retry-after'], '60')
+    t.same(limited.json(), errorBody('rate_limited', `Rate limit of ${operations.length} requests per 60 s for this key exceeded; retry in 60 s`, 429))
+  }
 })
 
 t.test('failed key checks count against the address; past the allowance even the right key gets 429', async (t) => {

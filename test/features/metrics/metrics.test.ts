@@ -2,6 +2,7 @@
  * Prometheus metrics: what they count and how they are labelled, that nothing a client
  * wrote reaches a label, and that they stay off the API port.
  */
+import type { InjectOptions } from 'fastify'
 import t from 'tap'
 import { AUTH, build, JSON_HEADERS, TEST_DATABASE, TEST_KEY } from '../../helpers/app.ts'
 import { acceptedPath, unservedMethods } from '../../helpers/methods.ts'
@@ -58,7 +59,7 @@ t.test('every operation the document declares is counted under its own operation
   const operations = [...apiDocument.operations.values()]
   for (const { method, url } of operations) {
     const body = ['POST', 'PUT', 'PATCH'].includes(method) ? {} : undefined
-    await app.inject({ method, url: acceptedPath(url), headers: body === undefined ? AUTH : JSON_HEADERS, payload: body })
+    await app.inject({ method: method as InjectOptions['method'], url: acceptedPath(url), headers: body === undefined ? AUTH : JSON_HEADERS, payload: body })
   }
   const text = await app.prometheus!.registry.metrics()
   for (const { method, operationId } of operations) {

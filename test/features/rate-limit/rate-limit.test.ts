@@ -1,3 +1,4 @@
+import type { InjectOptions } from 'fastify'
 import t from 'tap'
 import { AUTH, build, JSON_HEADERS, TEST_KEY } from '../../helpers/app.ts'
 import { errorBody } from '../../helpers/answers.ts'
@@ -32,7 +33,7 @@ t.test('every operation the document declares counts against the key\'s limit, a
   const app = await build(t, { rateLimit: { perKey: operations.length, anonymous: 1 } })
   const send = ({ method, url }: typeof operations[number]) => {
     const body = ['POST', 'PUT', 'PATCH'].includes(method) ? {} : undefined
-    return app.inject({ method, url: acceptedPath(url), headers: body === undefined ? AUTH : JSON_HEADERS, payload: body })
+    return app.inject({ method: method as InjectOptions['method'], url: acceptedPath(url), headers: body === undefined ? AUTH : JSON_HEADERS, payload: body })
   }
   for (const [i, operation] of operations.entries()) {
     const res = await send(operation)

@@ -7,12 +7,12 @@
 import t from 'tap'
 import { runScript } from '../helpers/process.ts'
 import { postgresSkipReason } from '../helpers/services.ts'
-import { tiny } from './bench-options.ts'
+import { tiny, TINY_ENV } from './bench-options.ts'
 
 const skip = await postgresSkipReason()
 
 t.test('the PostgreSQL rows run on their own and report every measure', { skip, timeout: 300_000 }, async (t) => {
-  const { stdout } = await runScript('scripts/bench.ts', [...tiny(0.2), '--only', 'on PostgreSQL'], {})
+  const { stdout } = await runScript('scripts/bench.ts', [...tiny(0.2), '--only', 'on PostgreSQL'], TINY_ENV)
   t.match(stdout, /\nPostgreSQL \d+\S* .*\n\n\| scenario \| service req\/s \| express-pg \|/, 'the PostgreSQL table')
   for (const name of ['mixed: 60% GET /v1/pets/{id}, 20% GET /v1/pets?status=, 20% POST /v1/pets', 'GET /v1/pets?limit=20', 'GET /v1/pets?limit=100&status=sold', 'GET /v1/pets/{id}', 'GET /v1/pets/{id}, a random pet each time', 'POST /v1/pets']) {
     // Rates, the ratio, latencies, then transactions and round trips per request for each server.

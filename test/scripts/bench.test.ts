@@ -7,11 +7,11 @@
  */
 import t from 'tap'
 import { runScript } from '../helpers/process.ts'
-import { tiny } from './bench-options.ts'
+import { tiny, TINY_ENV } from './bench-options.ts'
 
 t.test('the benchmark runs and reports every row', { timeout: 300_000 }, async (t) => {
   // A port nothing listens on: the PostgreSQL rows are the other file's.
-  const { stdout } = await runScript('scripts/bench.ts', tiny(0.05), { TEST_POSTGRES_URL: 'postgres://postgres@127.0.0.1:1/postgres' })
+  const { stdout } = await runScript('scripts/bench.ts', tiny(0.05), { ...TINY_ENV, TEST_POSTGRES_URL: 'postgres://postgres@127.0.0.1:1/postgres' })
   for (const row of [
     'GET /v1/pets?limit=20 |', 'GET /v1/pets?limit=100&status=sold |', 'GET /v1/pets/{id} |', 'POST /v1/pets |',
     'POST /v1/pets with an Idempotency-Key |', 'GET /v1/store/orders?limit=20 |', 'POST /v1/store/orders, the pet on order (409) |', 'revalidated (304)',

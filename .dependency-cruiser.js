@@ -36,7 +36,9 @@ const CROSS_FEATURE = {
   events: ['webhooks/subscribers.ts'],
   // The dispatcher sends each event as the feed shows it, to the endpoints subscribed to
   // the event types the service emits.
-  webhooks: ['events/repository.ts', 'events/types.ts']
+  webhooks: ['events/repository.ts', 'events/types.ts'],
+  // The event stream publishes each event as the feed shows it.
+  'event-stream': ['events/repository.ts']
 }
 
 const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')

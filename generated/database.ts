@@ -40,6 +40,13 @@ export interface Events {
   type: string;
 }
 
+export interface EventStreamPositions {
+  destination: string;
+  holder: string | null;
+  lease_until: string | null;
+  position: Int64;
+}
+
 export interface IdempotencyKeys {
   api_key_hash: string;
   expires_at: Int64;
@@ -107,6 +114,7 @@ export interface WebhookSubscriptions {
 export interface DB {
   api_keys: ApiKeys;
   categories: Categories;
+  event_stream_positions: EventStreamPositions;
   events: Events;
   idempotency_keys: IdempotencyKeys;
   orders: Orders;

@@ -17,6 +17,7 @@ import * as m20261129000000_add_event_trace_context from '../migrations/20261129
 import * as m20261130000000_record_row_changes from '../migrations/20261130000000_record_row_changes.ts'
 import * as m20261201000000_create_categories from '../migrations/20261201000000_create_categories.ts'
 import * as m20261201000100_index_pets_by_category from '../migrations/20261201000100_index_pets_by_category.ts'
+import * as m20261202000000_create_event_stream_positions from '../migrations/20261202000000_create_event_stream_positions.ts'
 
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '20261122000000_create_pets': m20261122000000_create_pets,
@@ -32,5 +33,6 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '20261129000000_add_event_trace_context': m20261129000000_add_event_trace_context,
   '20261130000000_record_row_changes': m20261130000000_record_row_changes,
   '20261201000000_create_categories': m20261201000000_create_categories,
-  '20261201000100_index_pets_by_category': m20261201000100_index_pets_by_category
+  '20261201000100_index_pets_by_category': m20261201000100_index_pets_by_category,
+  '20261202000000_create_event_stream_positions': m20261202000000_create_event_stream_positions
 }

@@ -32,7 +32,8 @@ const outfile = `${root}dist/bundle.cjs`
 const EXTERNAL = [
   'better-sqlite3', // native addon
   'pino-pretty', // a transport: pino runs it in a worker thread, by its file name
-  'pg', 'ioredis' // only with DATABASE_URL=postgres://... or REDIS_URL
+  'pg', 'ioredis', // only with DATABASE_URL=postgres://... or REDIS_URL
+  '@nats-io/transport-node', '@nats-io/jetstream', 'amqplib' // only with EVENT_STREAM_URL
 ]
 
 const USES_ITS_LOCATION = /\b__dirname\b|\b__filename\b/

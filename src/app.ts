@@ -24,6 +24,7 @@ import { EMITTED_EVENTS } from './features/events/types.ts'
 import { readableEvents } from './features/events/readable.ts'
 import { waitingReads } from './features/events/waiting.ts'
 import webhooks, { type WebhooksOptions } from './features/webhooks/plugin.ts'
+import eventStream from './features/event-stream/plugin.ts'
 import errors, { sendError } from './http/error-handler.ts'
 import pressure from './http/pressure.ts'
 import rateLimits from './features/rate-limit/plugin.ts'
@@ -56,6 +57,7 @@ export interface AppOptions extends Partial<Pick<Config, AppSettings>> {
   timeouts?: Partial<Config['timeouts']>
   idempotency?: Partial<Config['idempotency']>
   events?: Partial<Config['events']>
+  eventStream?: Partial<Config['eventStream']>
   /** With, from tests, their own host lookups and measure of busyness (`lookup`, `busy`). */
   webhooks?: Partial<Omit<WebhooksOptions, 'databaseUrl'>>
   /**
@@ -153,6 +155,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     await app.register(rateLimits, { ...DEFAULTS.rateLimit, ...options.rateLimit })
     await app.register(events, { document, ...DEFAULTS.events, ...options.events })
     await app.register(webhooks, { ...DEFAULTS.webhooks, ...options.webhooks, databaseUrl: options.database.url })
+    await app.register(eventStream, { ...DEFAULTS.eventStream, ...options.eventStream })
     await app.register(docs, { document })
     await app.register(health)
     await app.register(specRoutes, {

@@ -12,7 +12,7 @@ import standaloneCode from 'ajv/dist/standalone/index.js'
 import { FIXED } from './fixed.ts'
 import { ENVIRONMENT, type Env } from './schema.ts'
 import type {
-  DatabaseSettings, EventSettings, IdempotencySettings, LogSettings, PressureSettings, RateLimitSettings, TimeoutSettings,
+  DatabaseSettings, EventSettings, EventStreamSettings, IdempotencySettings, LogSettings, PressureSettings, RateLimitSettings, TimeoutSettings,
   TracingSettings, WebhookSettings
 } from './settings.ts'
 import { instrumentationEnabled, tracingRequested } from './tracing.ts'
@@ -49,6 +49,7 @@ export interface Config {
   keySyncIntervalMs: number
   idempotency: IdempotencySettings
   events: EventSettings
+  eventStream: EventStreamSettings
   webhooks: WebhookSettings
 }
 
@@ -120,6 +121,13 @@ export function configFrom (env: Env, raw: NodeJS.ProcessEnv): Config {
     keySyncIntervalMs: FIXED.keySyncIntervalMs,
     idempotency: { ...FIXED.idempotency },
     events: { retentionDays: env.EVENT_RETENTION_DAYS, maxWaiting: env.EVENT_WAIT_MAX_READERS, ...FIXED.events },
+    eventStream: {
+      url: env.EVENT_STREAM_URL === '' ? undefined : env.EVENT_STREAM_URL,
+      topic: env.EVENT_STREAM_TOPIC,
+      streamName: env.EVENT_STREAM_NAME,
+      source: env.EVENT_STREAM_SOURCE,
+      ...FIXED.eventStream
+    },
     webhooks: {
       allowedNetworks: parsedAs('WEBHOOK_ALLOWED_NETWORKS', parseNetworks, env.WEBHOOK_ALLOWED_NETWORKS),
       retryDelaysMs: parsedAs('WEBHOOK_RETRY_DELAYS', parseRetryDelays, env.WEBHOOK_RETRY_DELAYS),

@@ -40,5 +40,19 @@ export const FIXED = {
    * endpoint may fail every delivery before it is disabled; how often due deliveries are
    * looked for besides after writes.
    */
+  /**
+   * Event streams: a lease short enough that another instance takes over within seconds
+   * of a crash, renewed well before it ends; retries that back off to a few seconds, so a
+   * broker that comes back is used again soon without being hammered while it is down.
+   */
+  eventStream: {
+    leaseMs: 5000,
+    standbyPollMs: 1000,
+    pollIntervalMs: 1000,
+    batchSize: 256,
+    retryMinMs: 200,
+    retryMaxMs: 5000,
+    brokerTimeoutMs: 5000
+  },
   webhooks: { leaseMarginMs: 15_000, claimGapMs: 10, busyClaimGapMs: 50, disableAfterMs: 5 * 24 * 60 * 60 * 1000, pollIntervalMs: 1000 }
 } as const

@@ -266,6 +266,39 @@ export const ENVIRONMENT = {
         'own gets 429'
     },
 
+    EVENT_STREAM_URL: {
+      type: 'string',
+      pattern: '^((nats|tls)://.+|amqps?://.+)?$',
+      default: '',
+      'x-default': 'unset (off)',
+      description: '`nats://HOST:4222` (NATS JetStream) or `amqp://USER:PASSWORD@HOST/VHOST` ' +
+        '(RabbitMQ): publish every event there too, in feed order; a broker that is down never ' +
+        'stops the start ([Event streams](event-streams.md))'
+    },
+    EVENT_STREAM_TOPIC: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$',
+      maxLength: 200,
+      default: 'petstore.events',
+      description: 'NATS: the subject prefix (`petstore.events.pet.created`); RabbitMQ: the durable ' +
+        'topic exchange, whose routing key is the event type. Made when missing'
+    },
+    EVENT_STREAM_NAME: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9_-]+$',
+      maxLength: 200,
+      default: 'PETSTORE_EVENTS',
+      description: 'NATS: the JetStream stream that takes `EVENT_STREAM_TOPIC.>`, made when missing'
+    },
+    EVENT_STREAM_SOURCE: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 1000,
+      default: '/petstore',
+      description: 'the CloudEvents `ce-source` of every message: a URI reference naming this ' +
+        'service, the same on every instance'
+    },
+
     WEBHOOK_ALLOWED_NETWORKS: {
       type: 'string',
       default: '',

@@ -97,6 +97,31 @@ export interface EventSettings {
   passGapMs: number
 }
 
+/** Publishing every event to a message broker (../features/event-stream/plugin.ts). */
+export interface EventStreamSettings {
+  /** `nats://...` or `amqp://...`; undefined: off, and nothing of it loaded. */
+  url: string | undefined
+  /** NATS: the subject prefix; RabbitMQ: the topic exchange. */
+  topic: string
+  /** NATS: the JetStream stream. */
+  streamName: string
+  /** CloudEvents `ce-source`. */
+  source: string
+  /** How long the publishing instance's lease lasts unless renewed (then another takes over). */
+  leaseMs: number
+  /** How often an instance that does not publish looks whether the lease is free. */
+  standbyPollMs: number
+  /** How often, besides the feed's signal, the publisher looks for new events. */
+  pollIntervalMs: number
+  /** Events published and confirmed together, at most. */
+  batchSize: number
+  /** Retries after a failure wait this long at first, doubling up to `retryMaxMs`. */
+  retryMinMs: number
+  retryMaxMs: number
+  /** How long a connection, or a batch's confirmations, may take before it counts as failed. */
+  brokerTimeoutMs: number
+}
+
 /** Webhook deliveries (../features/webhooks/plugin.ts). */
 export interface WebhookSettings {
   /** Networks webhooks may reach besides public addresses (plain http allowed there). */

@@ -11,6 +11,9 @@ const NOT_FROM_THE_ENVIRONMENT = {
   idempotency: { ttlMs: 24 * 60 * 60 * 1000, cleanupIntervalMs: 60_000 }
 }
 const NOT_FROM_THE_ENVIRONMENT_EVENTS = { retentionIntervalMs: 60 * 60 * 1000, pollIntervalMs: 1000, passGapMs: 10 }
+const NOT_FROM_THE_ENVIRONMENT_EVENT_STREAM = {
+  leaseMs: 5000, standbyPollMs: 1000, pollIntervalMs: 1000, batchSize: 256, retryMinMs: 200, retryMaxMs: 5000, brokerTimeoutMs: 5000
+}
 const NOT_FROM_THE_ENVIRONMENT_WEBHOOKS = { leaseMarginMs: 15_000, claimGapMs: 10, busyClaimGapMs: 50, disableAfterMs: 5 * 24 * 60 * 60 * 1000, pollIntervalMs: 1000 }
 
 t.test('defaults', async (t) => {
@@ -42,6 +45,7 @@ t.test('defaults', async (t) => {
     responseCacheBytes: 4 * 1024 * 1024,
     ...NOT_FROM_THE_ENVIRONMENT,
     events: { retentionDays: 30, maxWaiting: 1000, ...NOT_FROM_THE_ENVIRONMENT_EVENTS },
+    eventStream: { url: undefined, topic: 'petstore.events', streamName: 'PETSTORE_EVENTS', source: '/petstore', ...NOT_FROM_THE_ENVIRONMENT_EVENT_STREAM },
     webhooks: {
       allowedNetworks: [],
       retryDelaysMs: [5000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000],
@@ -103,6 +107,10 @@ t.test('values from the environment', async (t) => {
     RESPONSE_CACHE_MB: '0.5',
     EVENT_RETENTION_DAYS: '7',
     EVENT_WAIT_MAX_READERS: '50',
+    EVENT_STREAM_URL: 'amqp://petstore:secret@rabbit.internal/prod',
+    EVENT_STREAM_TOPIC: 'shop.events',
+    EVENT_STREAM_NAME: 'SHOP',
+    EVENT_STREAM_SOURCE: 'https://shop.example/petstore',
     DATABASE_CONNECT_TIMEOUT_MS: '1500',
     DATABASE_STATEMENT_TIMEOUT_MS: '4000',
     DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '8000',
@@ -148,6 +156,9 @@ t.test('values from the environment', async (t) => {
     responseCacheBytes: 512 * 1024,
     ...NOT_FROM_THE_ENVIRONMENT,
     events: { retentionDays: 7, maxWaiting: 50, ...NOT_FROM_THE_ENVIRONMENT_EVENTS },
+    eventStream: {
+      url: 'amqp://petstore:secret@rabbit.internal/prod', topic: 'shop.events', streamName: 'SHOP', source: 'https://shop.example/petstore', ...NOT_FROM_THE_ENVIRONMENT_EVENT_STREAM
+    },
     webhooks: {
       allowedNetworks: parseNetworks('127.0.0.0/8,::1/128'),
       retryDelaysMs: [500, 1000, 120_000, 10_800_000, 86_400_000],
@@ -169,6 +180,8 @@ t.test('values from the environment', async (t) => {
   t.equal(loadConfig({}).metricsPort, undefined, 'metrics are off unless asked for')
   t.equal(loadConfig({ METRICS_PORT: '9464' }).metricsPort, 9464)
   t.equal(loadConfig({ METRICS_PORT: '' }).metricsPort, undefined, 'set empty: off')
+  t.equal(loadConfig({ EVENT_STREAM_URL: '' }).eventStream.url, undefined, 'no event stream set empty')
+  t.equal(loadConfig({ EVENT_STREAM_URL: 'nats://127.0.0.1:4222' }).eventStream.url, 'nats://127.0.0.1:4222')
   t.equal(loadConfig({ DATABASE_URL: 'postgres://petstore@db.internal/petstore' }).database.url, 'postgres://petstore@db.internal/petstore')
 })
 
@@ -179,6 +192,12 @@ t.test('a bad value stops the start with a message naming the variable', async (
     [{ METRICS_PORT: 'yes' }, /METRICS_PORT must be integer/],
     [{ EVENT_RETENTION_DAYS: '0' }, /EVENT_RETENTION_DAYS must be >= 1/],
     [{ EVENT_WAIT_MAX_READERS: 'many' }, /EVENT_WAIT_MAX_READERS must be integer/],
+    [{ EVENT_STREAM_URL: 'kafka://broker:9092' }, /EVENT_STREAM_URL must match pattern/],
+    [{ EVENT_STREAM_URL: 'nats://' }, /EVENT_STREAM_URL must match pattern/],
+    [{ EVENT_STREAM_TOPIC: 'petstore.*' }, /EVENT_STREAM_TOPIC must match pattern/],
+    [{ EVENT_STREAM_TOPIC: 'petstore..events' }, /EVENT_STREAM_TOPIC must match pattern/],
+    [{ EVENT_STREAM_NAME: 'PET.STORE' }, /EVENT_STREAM_NAME must match pattern/],
+    [{ EVENT_STREAM_SOURCE: '' }, /EVENT_STREAM_SOURCE must NOT have fewer than 1 characters/],
     [{ WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1' }, /^WEBHOOK_ALLOWED_NETWORKS: not a network in CIDR notation \(such as 127.0.0.0\/8 or ::1\/128\): 127.0.0.1$/],
     [{ WEBHOOK_RETRY_DELAYS: '5s,soon' }, /^WEBHOOK_RETRY_DELAYS: not a duration .*: soon$/],
     [{ WEBHOOK_TIMEOUT_MS: '60000' }, /WEBHOOK_TIMEOUT_MS must be <= 30000/],

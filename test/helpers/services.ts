@@ -1,5 +1,5 @@
 /**
- * Optional services (Redis, PostgreSQL) for the tests that need a real one. On a laptop without the
+ * Optional services (Redis, PostgreSQL, NATS with JetStream, RabbitMQ) for the tests that need a real one. On a laptop without the
  * service those tests are skipped with a message saying so; CI sets
  * PETSTORE_REQUIRE_SERVICES=1, which turns a missing service into a failure.
  */
@@ -17,10 +17,12 @@ export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
  * test files at once on a small machine) meets its timers before the connection it
  * already has, and a server that answered would be taken for an absent one.
  */
+const DEFAULT_PORTS: Record<string, number> = { 'redis:': 6379, 'postgres:': 5432, 'nats:': 4222, 'amqp:': 5672 }
+
 function reachable (url: string): Promise<boolean> {
   const { hostname, port } = new URL(url)
   return new Promise((resolve) => {
-    const socket = connect(Number(port || (url.startsWith('redis') ? 6379 : 5432)), hostname)
+    const socket = connect(Number(port || DEFAULT_PORTS[new URL(url).protocol]), hostname)
     let decided = false
     const done = (ok: boolean) => {
       if (decided) return
@@ -54,6 +56,25 @@ export async function postgresSkipReason (): Promise<string | false> {
   }
   return `PostgreSQL does not answer at ${POSTGRES_ADMIN_URL} (set TEST_POSTGRES_URL); start it to run these tests`
 }
+
+export const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222'
+export const RABBITMQ_URL = process.env.TEST_RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672'
+
+/** A skip reason when the broker at `url` is absent and not required; false when the tests can run. */
+async function brokerSkipReason (name: string, url: string, variable: string): Promise<string | false> {
+  if (await reachable(url)) return false
+  const where = new URL(url).host
+  if (process.env.PETSTORE_REQUIRE_SERVICES === '1') {
+    throw new Error(`${name} is required (PETSTORE_REQUIRE_SERVICES=1) but does not answer at ${where}`)
+  }
+  return `${name} does not answer at ${where} (set ${variable}); start it to run these tests`
+}
+
+/** A skip reason when NATS (with JetStream) is absent and not required. */
+export const natsSkipReason = () => brokerSkipReason('NATS', NATS_URL, 'TEST_NATS_URL')
+
+/** A skip reason when RabbitMQ is absent and not required. */
+export const rabbitMqSkipReason = () => brokerSkipReason('RabbitMQ', RABBITMQ_URL, 'TEST_RABBITMQ_URL')
 
 /** A fresh, empty database for one test, dropped afterwards; returns its URL. */
 export async function createPostgresDatabase (t: Test): Promise<string> {

@@ -15,6 +15,10 @@
  *   `webhook_delivery_seconds`, of the attempts this instance made; `webhook_backlog`, the
  *   deliveries pending in the database (retries scheduled included), and
  *   `webhook_oldest_pending_seconds`, how long the oldest of those already due has waited.
+ * - `event_stream_published_total`, the events this instance published to the event stream
+ *   and the broker confirmed; `event_stream_backlog`, the events not yet published, and
+ *   `event_stream_lag_seconds`, how long the oldest of them has waited (0: none), read from
+ *   the database, so every instance reports them.
  * - prom-client's default process and heap metrics.
  * No label holds a credential, an address or anything a client wrote.
  */
@@ -36,6 +40,10 @@ export interface Metrics {
   webhookAttempted: (succeeded: boolean, seconds: number) => void
   /** Reports the deliveries pending when metrics are collected. */
   watchWebhookBacklog: (backlog: () => Promise<{ pending: number, oldestDueSeconds: number }>) => void
+  /** Events the broker confirmed. */
+  eventStreamPublished: (count: number) => void
+  /** Reports the events not yet published when metrics are collected. */
+  watchEventStream: (read: () => Promise<{ backlog: number, lagSeconds: number }>) => void
 }
 
 declare module 'fastify' {
@@ -95,6 +103,9 @@ export default fp(async function metrics (app: FastifyInstance, { enabled }: { e
   const deliverySeconds = new client.Histogram({
     name: 'webhook_delivery_seconds', help: 'Webhook delivery attempt duration in seconds', buckets: [...SECONDS, 10, 15, 30], registers: [registry]
   })
+  const streamed = new client.Counter({
+    name: 'event_stream_published_total', help: 'Events this instance published to the event stream, confirmed by the broker', registers: [registry]
+  })
   app.decorate('prometheus', {
     registry,
     observeQuery (event) {
@@ -141,6 +152,28 @@ export default fp(async function metrics (app: FastifyInstance, { enabled }: { e
         help: 'How long the oldest due webhook delivery has waited, in seconds (0: none waits)',
         registers: [registry],
         async collect () { this.set((await read()).oldestDueSeconds) }
+      })
+    },
+    eventStreamPublished (count) { streamed.inc(count) },
+    watchEventStream (stream) {
+      let reading: Promise<{ backlog: number, lagSeconds: number }> | undefined
+      const read = () => {
+        reading ??= stream().finally(() => { setImmediate(() => { reading = undefined }) })
+        return reading
+      }
+      // eslint-disable-next-line no-new -- registered with the registry, which keeps it
+      new client.Gauge({
+        name: 'event_stream_backlog',
+        help: 'Events not yet published to the event stream',
+        registers: [registry],
+        async collect () { this.set((await read()).backlog) }
+      })
+      // eslint-disable-next-line no-new -- registered with the registry, which keeps it
+      new client.Gauge({
+        name: 'event_stream_lag_seconds',
+        help: 'How long the oldest event not yet published to the event stream has waited, in seconds (0: none waits)',
+        registers: [registry],
+        async collect () { this.set((await read()).lagSeconds) }
       })
     }
   } satisfies Metrics)

@@ -1,0 +1,96 @@
+/**
+ * Consumers of the event stream, for the tests that publish to the real brokers: each test
+ * makes its own JetStream stream or RabbitMQ exchange (and queue), named at random, and
+ * deletes them when it ends. Each keeps every message received, in the order received.
+ */
+import { randomBytes } from 'node:crypto'
+import { connect } from '@nats-io/transport-node'
+import { jetstream, jetstreamManager } from '@nats-io/jetstream'
+import amqp from 'amqplib'
+import type { Test } from 'tap'
+import { NATS_URL, RABBITMQ_URL } from './services.ts'
+
+export interface Received {
+  /** `Nats-Msg-Id`, or the AMQP `message-id`. */
+  id: string
+  /** The NATS subject, or the AMQP routing key. */
+  subject: string
+  headers: Record<string, string>
+  body: string
+}
+
+export interface Consumer {
+  messages: Received[]
+  /** The messages without those whose id came before: what a consumer that dedups keeps. */
+  unique: () => Received[]
+}
+
+const dedup = (messages: readonly Received[]) => {
+  const seen = new Set<string>()
+  return messages.filter((message) => !seen.has(message.id) && seen.add(message.id))
+}
+
+/** A name no other test uses. */
+export const uniqueName = (prefix: string) => `${prefix}${randomBytes(5).toString('hex')}`
+
+/**
+ * A JetStream stream `stream` for `topic.>`, made by the service (`make: false`, the
+ * default) or here, read from its start by an ordered consumer.
+ */
+export async function jetStreamConsumer (t: Test, { stream, topic, make = false }: { stream: string, topic: string, make?: boolean }): Promise<Consumer & { streamMessages: () => Promise<number> }> {
+  const connection = await connect({ servers: NATS_URL })
+  const manager = await jetstreamManager(connection)
+  t.teardown(async () => {
+    await manager.streams.delete(stream).catch(() => {})
+    await connection.close()
+  })
+  if (make) await manager.streams.add({ name: stream, subjects: [`${topic}.>`] })
+  const messages: Received[] = []
+  // The service makes the stream: read it once it is there.
+  const reading = (async () => {
+    for (;;) {
+      const found = await manager.streams.info(stream).then(() => true, () => false)
+      if (found || connection.isClosed()) break
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    if (connection.isClosed()) return
+    const consumer = await jetstream(connection).consumers.get(stream)
+    const iterator = await consumer.consume()
+    t.teardown(() => iterator.stop())
+    for await (const message of iterator) {
+      const headers: Record<string, string> = {}
+      for (const key of message.headers?.keys() ?? []) headers[key] = message.headers!.get(key)
+      messages.push({ id: headers['Nats-Msg-Id']!, subject: message.subject, headers, body: message.string() })
+    }
+  })()
+  reading.catch((error: unknown) => { if (!connection.isClosed()) t.fail(`the JetStream consumer failed: ${String(error)}`) })
+  return {
+    messages,
+    unique: () => dedup(messages),
+    streamMessages: async () => (await manager.streams.info(stream)).state.messages
+  }
+}
+
+/**
+ * A durable topic exchange `exchange` (made here, so that the queue bound to it gets every
+ * message from the first) and an exclusive queue bound to `#`.
+ */
+export async function rabbitMqConsumer (t: Test, { exchange }: { exchange: string }): Promise<Consumer> {
+  const connection = await amqp.connect(RABBITMQ_URL)
+  const channel = await connection.createChannel()
+  t.teardown(async () => {
+    await channel.deleteExchange(exchange).catch(() => {})
+    await connection.close().catch(() => {})
+  })
+  await channel.assertExchange(exchange, 'topic', { durable: true })
+  const { queue } = await channel.assertQueue('', { exclusive: true })
+  await channel.bindQueue(queue, exchange, '#')
+  const messages: Received[] = []
+  await channel.consume(queue, (message) => {
+    if (message === null) return
+    const headers: Record<string, string> = {}
+    for (const [key, value] of Object.entries(message.properties.headers ?? {})) headers[key] = String(value)
+    messages.push({ id: message.properties.messageId as string, subject: message.fields.routingKey, headers, body: message.content.toString() })
+  }, { noAck: true })
+  return { messages, unique: () => dedup(messages) }
+}

@@ -7,5 +7,6 @@ import type { Destination, DestinationOptions } from './destination.ts'
 export async function openDestination (options: DestinationOptions): Promise<Destination> {
   const scheme = new URL(options.url).protocol
   if (scheme === 'nats:' || scheme === 'tls:') return new (await import('./jetstream.ts')).JetStreamDestination(options)
-  throw new Error(`EVENT_STREAM_URL: ${scheme} is not nats: or tls: (NATS JetStream)`)
+  if (scheme === 'amqp:' || scheme === 'amqps:') return new (await import('./rabbitmq.ts')).RabbitMqDestination(options)
+  throw new Error(`EVENT_STREAM_URL: ${scheme} is neither nats:, tls: (NATS JetStream) nor amqp:, amqps: (RabbitMQ)`)
 }

@@ -209,5 +209,5 @@ t.test('the broker\'s address in the log never holds its credentials; an unknown
   t.equal(brokerAddress('amqp://user:p%40ss@rabbit.internal:5672/vhost?heartbeat=10'), 'amqp://rabbit.internal:5672')
   t.equal(brokerAddress('nats://s3cr3t-token@nats.internal:4222'), 'nats://nats.internal:4222')
   await t.rejects(openDestination({ url: 'kafka://broker:9092', topic: 't', streamName: 'S', source: '/s', brokerTimeoutMs: 100 }),
-    /EVENT_STREAM_URL: kafka: is not nats: or tls: \(NATS JetStream\)/)
+    /EVENT_STREAM_URL: kafka: is neither nats:, tls: \(NATS JetStream\) nor amqp:, amqps: \(RabbitMQ\)/)
 })

@@ -1,0 +1,90 @@
+/**
+ * RabbitMQ (amqplib): each event to the durable topic exchange `TOPIC`, made when missing,
+ * with the event type as its routing key (`pet.created`; bind `pet.*` or `#`), persistent,
+ * its id as the AMQP `message-id`. A publish counts once RabbitMQ confirms it (publisher
+ * confirms): routed to every bound queue, and written to disk for a durable one. An
+ * exchange no queue is bound to drops what it gets, as RabbitMQ does: bind the queues first.
+ */
+import type { ChannelModel, ConfirmChannel } from 'amqplib'
+import { brokerAddress, within, type Destination, type DestinationOptions } from './destination.ts'
+import { messageHeaders, type StreamMessage } from './message.ts'
+
+interface Open {
+  connection: ChannelModel
+  channel: ConfirmChannel
+  /** Set once the connection or the channel closed or failed: the next publish opens another. */
+  broken: Error | undefined
+}
+
+export class RabbitMqDestination implements Destination {
+  readonly name: string
+  readonly address: string
+  #open: Promise<Open> | undefined
+
+  constructor (private readonly options: DestinationOptions) {
+    this.name = `amqp ${options.topic}`
+    this.address = brokerAddress(options.url)
+  }
+
+  async #connect (): Promise<Open> {
+    const { default: amqp } = await import('amqplib')
+    const connection = await within(this.options.brokerTimeoutMs, 'connecting to RabbitMQ',
+      amqp.connect(this.options.url, { timeout: this.options.brokerTimeoutMs, clientProperties: { connection_name: 'petstore-service event stream' } }))
+    const open: Open = { connection, channel: undefined as unknown as ConfirmChannel, broken: undefined }
+    // Without a listener, an 'error' would end the process.
+    const lose = (error?: Error) => { open.broken ??= error ?? new Error('the connection to RabbitMQ closed') }
+    connection.on('error', lose)
+    connection.on('close', lose)
+    try {
+      open.channel = await connection.createConfirmChannel()
+      open.channel.on('error', lose)
+      open.channel.on('close', () => lose(new Error('the RabbitMQ channel closed')))
+      await open.channel.assertExchange(this.options.topic, 'topic', { durable: true })
+      return open
+    } catch (error) {
+      await connection.close().catch(() => {})
+      throw error
+    }
+  }
+
+  async publish (messages: readonly StreamMessage[]): Promise<{ confirmed: number, error?: unknown }> {
+    let open: Open
+    try {
+      this.#open ??= this.#connect()
+      open = await this.#open
+      if (open.broken !== undefined) throw open.broken
+    } catch (error) {
+      await this.close()
+      return { confirmed: 0, error }
+    }
+    const confirms = messages.map((message) => new Promise<void>((resolve, reject) => {
+      const { 'content-type': contentType, ...headers } = messageHeaders(message, this.options.source)
+      open.channel.publish(this.options.topic, message.type, Buffer.from(message.body), {
+        persistent: true,
+        messageId: message.id,
+        type: message.type,
+        contentType,
+        timestamp: Math.floor(Date.parse(message.time) / 1000),
+        headers
+      }, (error: unknown) => { if (error === null || error === undefined) resolve(); else reject(error instanceof Error ? error : new Error('RabbitMQ refused the message (nack)')) })
+    }))
+    const results = await within(this.options.brokerTimeoutMs, 'RabbitMQ publisher confirms', Promise.allSettled(confirms))
+      .catch((error: unknown) => [{ status: 'rejected' as const, reason: error }])
+    const failed = results.findIndex((result) => result.status === 'rejected')
+    if (failed === -1 && results.length === messages.length) return { confirmed: messages.length }
+    await this.close()
+    return { confirmed: Math.max(failed, 0), error: (results[failed] as PromiseRejectedResult | undefined)?.reason }
+  }
+
+  async close (): Promise<void> {
+    const open = this.#open
+    this.#open = undefined
+    const opened = await open?.then((open) => open, () => undefined)
+    if (opened === undefined) return
+    // A connection that hangs (a stalled network) is not waited for.
+    await within(this.options.brokerTimeoutMs, 'closing the RabbitMQ connection', opened.connection.close()).catch(() => {
+      // Not typed by amqplib: the socket under the connection, ended without a goodbye.
+      (opened.connection as unknown as { connection?: { stream?: { destroy: () => void } } }).connection?.stream?.destroy()
+    })
+  }
+}

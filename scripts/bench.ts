@@ -22,7 +22,9 @@
  * Also: p50/p99 latency, each server's peak RSS, the start of `npm start` on a 1M-pet
  * database, every read on 1M pets against 1k pets, and what one subscribed webhook endpoint
  * costs the creates, with the deliveries a second and the lag from commit to receipt
- * (`--only webhook` for those alone), and what tracing costs, off and on (`--only tracing`).
+ * (`--only webhook` for those alone), what publishing every event to NATS JetStream costs
+ * them, with the lag from commit to the broker (`--only "event stream"`; skipped without
+ * NATS), and what tracing costs, off and on (`--only tracing`).
  *
  * The service runs as `npm start` runs it (the build in dist/, default settings but a rate
  * limit the load never reaches, so its cost is still counted). Servers are pinned to the
@@ -50,7 +52,7 @@ import { cell, compare, fixed, loadCpu, p, peakRss, printSpreads, ratio, spread,
 import { eventCost } from './bench/event-cost.ts'
 import { median, type Result } from './bench/measure.ts'
 import { closePostgres, postgresRows } from './bench/postgres.ts'
-import { createScopedKey, pgRows, placeOrders, rows, tracingRows, webhookRow } from './bench/rows.ts'
+import { createScopedKey, eventStreamRow, pgRows, placeOrders, rows, tracingRows, webhookRow } from './bench/rows.ts'
 import {
   beforeDatabase, benchDir, BUILT_SERVER, connections, cores, madeDir, pets, pinned, rounds, seconds, serviceDatabase, sizes, start, startPeer, stopAll, values
 } from './bench/run.ts'
@@ -58,6 +60,7 @@ import { seedPets } from './bench/seed.ts'
 import { START_MEASURE, startTime } from './bench/start-time.ts'
 import { tracingCost } from './bench/tracing-cost.ts'
 import { webhookRows } from './bench/webhook-cost.ts'
+import { eventStreamRows } from './bench/event-stream-cost.ts'
 import type { ServerProcess } from './lib/spawn-server.ts'
 
 if (values.help) {
@@ -75,9 +78,10 @@ if (values.before !== undefined && !existsSync(join(resolve(values.before), 'dis
 const chosen = values.only === undefined ? rows : rows.filter((row) => row.name.includes(values.only!))
 const pgChosen = values.only === undefined ? pgRows : pgRows.filter((row) => row.name.includes(values.only!))
 const webhooksChosen = values.only === undefined || webhookRow.name.includes(values.only)
+const streamChosen = values.only === undefined || eventStreamRow.name.includes(values.only)
 const tracingChosen = values.only === undefined ? tracingRows : tracingRows.filter((row) => row.name.includes(values.only!))
 const startsChosen = values.only === undefined || START_MEASURE.includes(values.only)
-if (chosen.length === 0 && pgChosen.length === 0 && !webhooksChosen && tracingChosen.length === 0 && !startsChosen) throw new Error(`no scenario's name holds ${JSON.stringify(values.only)}`)
+if (chosen.length === 0 && pgChosen.length === 0 && !webhooksChosen && !streamChosen && tracingChosen.length === 0 && !startsChosen) throw new Error(`no scenario's name holds ${JSON.stringify(values.only)}`)
 const needed = new Set(chosen.flatMap((row) => row.peers))
 // Rows measured again on the small and the large database.
 const scaling = chosen.filter((row) => row.scales === true)
@@ -192,6 +196,7 @@ try {
   if (pgChosen.length > 0) await postgresRows(pgChosen)
   if (values.before !== undefined) await eventCost()
   if (webhooksChosen) await webhookRows()
+  if (streamChosen) await eventStreamRows()
   if (tracingChosen.length > 0) await tracingCost(tracingChosen)
 
   if (beforeStarts.length > 0) {

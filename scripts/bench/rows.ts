@@ -103,6 +103,10 @@ export const pgRows: Row[] = [
 // (on SQLite, then PostgreSQL): see ./webhook-cost.ts.
 export const webhookRow: Row = { name: 'POST /v1/pets with one subscribed webhook endpoint', method: 'POST', path: () => '/v1/pets', body: newPet, peers: [], goal: '≥ 0.75× none; lag p99 ≤ 1000 ms' }
 
+// Creates with every event published to NATS JetStream, beside creates without (on SQLite,
+// then PostgreSQL): see ./event-stream-cost.ts.
+export const eventStreamRow: Row = { name: 'POST /v1/pets with an event stream', method: 'POST', path: () => '/v1/pets', body: newPet, peers: [], goal: '≥ 0.9× none; lag p99 < 100 ms' }
+
 // Tracing off and on (./tracing-cost.ts).
 export const tracingRows: Row[] = [
   { name: 'GET /v1/pets?limit=20 with tracing', path: () => '/v1/pets?limit=20', peers: [], goal: 'off: within noise of before' },

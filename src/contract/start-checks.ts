@@ -9,6 +9,7 @@ import type { ApiDocument, Json, JsonObject } from './document.ts'
 import { BODY_MEDIA_TYPES } from '../http/media-type.ts'
 import { securityProblems } from './operation-security.ts'
 import { eventProblems, type EmittedEvents } from './webhooks.ts'
+import { eventStreamProblems } from './event-stream.ts'
 
 /** Where each location's parameters are read from, and the one style the service reads there. */
 const PARAMETER_STYLES: Readonly<Record<string, { style: string, explode: boolean }>> = {
@@ -109,6 +110,7 @@ export function documentProblems (document: ApiDocument, emitted: EmittedEvents 
   if (refs.length > 0) return refs
   const problems: string[] = []
   problems.push(...eventProblems(document, emitted))
+  problems.push(...eventStreamProblems(document))
   problems.push(...securityProblems(document))
   for (const op of document.operations.values()) {
     const { operation } = op

@@ -12,7 +12,8 @@
 import type { NatsConnection } from '@nats-io/transport-node'
 import type { JetStreamClient } from '@nats-io/jetstream'
 import { brokerAddress, within, type Destination, type DestinationOptions } from './destination.ts'
-import { messageHeaders, type StreamMessage } from './message.ts'
+import { EVENT_STREAM_MESSAGE, fillIn } from '../../contract/event-stream.ts'
+import { messageHeaders, templateValues, type StreamMessage } from './message.ts'
 
 interface Open {
   connection: NatsConnection
@@ -78,9 +79,13 @@ export class JetStreamDestination implements Destination {
     // All sent at once on the one connection, which JetStream stores in that order; each
     // acknowledged on its own.
     const acks = messages.map(async (message) => {
+      const { topic, source } = this.options
+      const values = templateValues(message, topic, source)
       const h = headers()
-      for (const [name, value] of Object.entries(messageHeaders(message, this.options.source))) h.set(name, value)
-      return open.js.publish(`${this.options.topic}.${message.type}`, message.body, { msgID: message.id, headers: h, timeout: this.options.brokerTimeoutMs })
+      for (const [name, value] of Object.entries(messageHeaders(message, topic, source))) h.set(name, value)
+      return open.js.publish(fillIn(EVENT_STREAM_MESSAGE.nats.subject, values), message.body, {
+        msgID: fillIn(EVENT_STREAM_MESSAGE.nats['Nats-Msg-Id'], values), headers: h, timeout: this.options.brokerTimeoutMs
+      })
     })
     const results = await within(this.options.brokerTimeoutMs * 2, 'NATS JetStream acknowledgements', Promise.allSettled(acks))
       .catch((error: unknown) => [{ status: 'rejected' as const, reason: error }])

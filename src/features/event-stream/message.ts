@@ -3,8 +3,10 @@
  * for byte, and headers that name it, so a consumer can drop a redelivery by its id and
  * standard tooling can route it: the CloudEvents binary mode's attributes
  * (https://github.com/cloudevents/spec/blob/v1.0.2/cloudevents/spec.md), `ce-` prefixed as
- * its HTTP and NATS bindings write them.
+ * its HTTP and NATS bindings write them. What they are is declared once, with the document's
+ * `x-event-stream` (../../contract/event-stream.ts).
  */
+import { EVENT_STREAM_MESSAGE, fillIn } from '../../contract/event-stream.ts'
 
 export interface StreamMessage {
   /** The event id (`evt_...`): the same in the feed, in `webhook-id` and here. */
@@ -16,16 +18,14 @@ export interface StreamMessage {
   body: string
 }
 
-/** The headers the document's `x-event-stream` declares (../../contract/event-stream.ts holds the two together). */
-export const MESSAGE_HEADERS = ['ce-specversion', 'ce-id', 'ce-type', 'ce-source', 'ce-time', 'content-type'] as const
+/** What a template of `x-event-stream` is filled in with, for `message`. */
+export function templateValues (message: StreamMessage, topic: string, source: string) {
+  return { id: message.id, type: message.type, timestamp: message.time, topic, source }
+}
 
-export function messageHeaders (message: StreamMessage, source: string): Record<typeof MESSAGE_HEADERS[number], string> {
-  return {
-    'ce-specversion': '1.0',
-    'ce-id': message.id,
-    'ce-type': message.type,
-    'ce-source': source,
-    'ce-time': message.time,
-    'content-type': 'application/json'
-  }
+/** The headers of `message`, as the document's `x-event-stream` declares them. */
+export function messageHeaders (message: StreamMessage, topic: string, source: string): Record<keyof typeof EVENT_STREAM_MESSAGE.headers, string> {
+  const values = templateValues(message, topic, source)
+  return Object.fromEntries(Object.entries(EVENT_STREAM_MESSAGE.headers).map(([name, template]) => [name, fillIn(template, values)])) as
+    Record<keyof typeof EVENT_STREAM_MESSAGE.headers, string>
 }

@@ -42,15 +42,17 @@ export async function holdLease (db: Kysely<Database>, destination: string, hold
 }
 
 /**
- * Moves the position to `position` and renews the lease, if `holder` still holds it:
- * whether it did. An instance that lost its lease stops, and the new holder publishes from
- * the position stored, again what the old one published after it (the consumers' dedup).
+ * Moves the position from `from` to `to` and renews the lease, if `holder` still holds it
+ * and the position is still `from`: whether it did. An instance that lost its lease stops,
+ * and the new holder publishes from the position stored, again what the old one published
+ * after it (the consumers' dedup); a position an operator moved (a replay) is read again.
  */
-export async function advance (db: Kysely<Database>, destination: string, holder: string, position: bigint, until: Date): Promise<boolean> {
+export async function advance (db: Kysely<Database>, destination: string, holder: string, from: bigint, to: bigint, until: Date): Promise<boolean> {
   const result = await write(db, async (db) => db.updateTable('event_stream_positions')
-    .set({ position, lease_until: until.toISOString() })
+    .set({ position: to, lease_until: until.toISOString() })
     .where('destination', '=', destination)
     .where('holder', '=', holder)
+    .where('position', '=', from)
     .executeTakeFirst())
   return result.numUpdatedRows > 0n
 }

@@ -51,7 +51,8 @@ type Fault = 'broker' | 'database'
 export class Publisher {
   readonly holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`
   #position: bigint | undefined
-  #renewedAt = 0
+  /** When the lease was last taken or renewed, and the stored position read. */
+  #heldAt = 0
   #failures = 0
   #stopped: { since: number, fault: Fault } | undefined
   /** When the next publish may be tried, after a failure. */
@@ -102,7 +103,9 @@ export class Publisher {
 
   async #step (): Promise<void> {
     const { destination, leaseMs } = this.options
-    if (this.#position === undefined || Date.now() - this.#renewedAt > leaseMs / 3) {
+    // The lease is renewed with every batch, but the stored position is read again this often
+    // besides: an operator may have moved it back, for a replay.
+    if (this.#position === undefined || Date.now() - this.#heldAt > leaseMs / 3) {
       const held = await this.#hold()
       if (held === undefined) {
         await this.#pause(this.options.standbyPollMs)
@@ -130,12 +133,12 @@ export class Publisher {
     const { confirmed, error } = await destination.publish(messages)
     if (confirmed > 0) {
       const last = BigInt(rows[confirmed - 1]!.sequence!)
-      const kept = await advance(this.db, destination.name, this.holder, last, new Date(Date.now() + leaseMs))
+      const kept = await advance(this.db, destination.name, this.holder, this.#position!, last, new Date(Date.now() + leaseMs))
       if (!kept) {
-        this.#lost()
+        // Another instance holds the lease now, or the position was moved: read again.
+        this.#heldAt = 0
         return
       }
-      this.#renewedAt = Date.now()
       this.#position = last
       this.options.published?.(confirmed)
     }
@@ -155,11 +158,10 @@ export class Publisher {
       if (this.#position !== undefined) this.#lost()
       return undefined
     }
-    if (this.#position === undefined) {
-      this.options.log.info({ destination: this.options.destination.address, stream: this.options.destination.name, position: String(held.position) },
-        'this instance publishes the events to the event stream')
-    }
-    this.#renewedAt = now.getTime()
+    const where = { destination: this.options.destination.address, stream: this.options.destination.name, position: String(held.position) }
+    if (this.#position === undefined) this.options.log.info(where, 'this instance publishes the events to the event stream')
+    else if (held.position < this.#position) this.options.log.info(where, 'the event stream position was moved back; publishing again from there')
+    this.#heldAt = now.getTime()
     // The stored position, not this instance's: another may have moved it meanwhile.
     this.#position = held.position
     return held.position

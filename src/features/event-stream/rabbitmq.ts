@@ -7,7 +7,8 @@
  */
 import type { ChannelModel, ConfirmChannel } from 'amqplib'
 import { brokerAddress, within, type Destination, type DestinationOptions } from './destination.ts'
-import { messageHeaders, type StreamMessage } from './message.ts'
+import { EVENT_STREAM_MESSAGE, fillIn } from '../../contract/event-stream.ts'
+import { messageHeaders, templateValues, type StreamMessage } from './message.ts'
 
 interface Open {
   connection: ChannelModel
@@ -39,7 +40,7 @@ export class RabbitMqDestination implements Destination {
       open.channel = await connection.createConfirmChannel()
       open.channel.on('error', lose)
       open.channel.on('close', () => lose(new Error('the RabbitMQ channel closed')))
-      await open.channel.assertExchange(this.options.topic, 'topic', { durable: true })
+      await open.channel.assertExchange(this.options.topic, EVENT_STREAM_MESSAGE.amqp.exchangeType, { durable: true })
       return open
     } catch (error) {
       await connection.close().catch(() => {})
@@ -58,11 +59,15 @@ export class RabbitMqDestination implements Destination {
       return { confirmed: 0, error }
     }
     const confirms = messages.map((message) => new Promise<void>((resolve, reject) => {
-      const { 'content-type': contentType, ...headers } = messageHeaders(message, this.options.source)
-      open.channel.publish(this.options.topic, message.type, Buffer.from(message.body), {
-        persistent: true,
-        messageId: message.id,
-        type: message.type,
+      const { topic, source } = this.options
+      const values = templateValues(message, topic, source)
+      const { amqp } = EVENT_STREAM_MESSAGE
+      // content-type is AMQP's own property; the other headers are headers.
+      const { 'content-type': contentType, ...headers } = messageHeaders(message, topic, source)
+      open.channel.publish(fillIn(amqp.exchange, values), fillIn(amqp.routingKey, values), Buffer.from(message.body), {
+        persistent: amqp.persistent,
+        messageId: fillIn(amqp['message-id'], values),
+        type: fillIn(amqp.type, values),
         contentType,
         timestamp: Math.floor(Date.parse(message.time) / 1000),
         headers

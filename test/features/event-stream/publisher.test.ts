@@ -211,3 +211,18 @@ t.test('the broker\'s address in the log never holds its credentials; an unknown
   await t.rejects(openDestination({ url: 'kafka://broker:9092', topic: 't', streamName: 'S', source: '/s', brokerTimeoutMs: 100 }),
     /EVENT_STREAM_URL: kafka: is neither nats:, tls: \(NATS JetStream\) nor amqp:, amqps: \(RabbitMQ\)/)
 })
+
+t.test('a position moved back by an operator is read again, and what follows it published again', async (t) => {
+  const { db } = await recordingDatabase(t)
+  await addEvents(db, 4)
+  const broker = fakeBroker()
+  const log = captureLog()
+  const { it } = publisher(t, db, broker.destination, { log })
+  it.start()
+  await until(() => it.position === 4n, 'all published')
+  await db.updateTable('event_stream_positions').set({ position: 2 }).execute()
+  await until(() => broker.stored.length === 6, 'the last two again')
+  t.same(broker.stored.slice(4).map((message) => message.id), broker.stored.slice(2, 4).map((message) => message.id))
+  t.ok(log.lines.some((line) => line.msg === 'the event stream position was moved back; publishing again from there' && line.position === '2'))
+  await until(async () => BigInt((await storedPosition(db))!.position) === 4n, 'the position at the last again')
+})

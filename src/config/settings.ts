@@ -115,6 +115,8 @@ export interface EventStreamSettings {
   pollIntervalMs: number
   /** Events published and confirmed together, at most. */
   batchSize: number
+  /** After a batch that was not full, the wait before the next, so that a flow of events makes fewer, larger batches. */
+  flowGapMs: number
   /** Retries after a failure wait this long at first, doubling up to `retryMaxMs`. */
   retryMinMs: number
   retryMaxMs: number

@@ -12,7 +12,7 @@ const NOT_FROM_THE_ENVIRONMENT = {
 }
 const NOT_FROM_THE_ENVIRONMENT_EVENTS = { retentionIntervalMs: 60 * 60 * 1000, pollIntervalMs: 1000, passGapMs: 10 }
 const NOT_FROM_THE_ENVIRONMENT_EVENT_STREAM = {
-  leaseMs: 5000, standbyPollMs: 1000, pollIntervalMs: 1000, batchSize: 256, retryMinMs: 200, retryMaxMs: 5000, brokerTimeoutMs: 5000
+  leaseMs: 5000, standbyPollMs: 1000, pollIntervalMs: 1000, batchSize: 256, flowGapMs: 10, retryMinMs: 200, retryMaxMs: 5000, brokerTimeoutMs: 5000
 }
 const NOT_FROM_THE_ENVIRONMENT_WEBHOOKS = { leaseMarginMs: 15_000, claimGapMs: 10, busyClaimGapMs: 50, disableAfterMs: 5 * 24 * 60 * 60 * 1000, pollIntervalMs: 1000 }
 

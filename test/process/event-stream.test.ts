@@ -48,14 +48,14 @@ t.test('SIGKILL of the publishing instance under load loses nothing, and publish
     EVENT_STREAM_TOPIC: topic,
     EVENT_STREAM_NAME: stream
   }
-  const first = await startServer(t, env)
+  const first = await startServer(t, env, { built: true })
   const load = streamCreates(first.port, KEY, { prefix: 'a-' })
   // Killed while it publishes: some events published, more committed since.
   await until(() => consumer.messages.length >= 100, '100 events published')
   first.child.kill('SIGKILL')
   await once(first.child, 'exit')
   await load.done
-  const second = await startServer(t, env)
+  const second = await startServer(t, env, { built: true })
   const more = streamCreates(second.port, KEY, { prefix: 'b-' })
   await until(() => more.outcomes.length >= 50, '50 more creates')
   await more.stop()

@@ -11,6 +11,7 @@
  */
 import type { NatsConnection } from '@nats-io/transport-node'
 import type { JetStreamClient } from '@nats-io/jetstream'
+import { jetStreamClient, natsClient } from './clients.ts'
 import { brokerAddress, within, type Destination, type DestinationOptions } from './destination.ts'
 import { EVENT_STREAM_MESSAGE, fillIn } from '../../contract/event-stream.ts'
 import { messageHeaders, templateValues, type StreamMessage } from './message.ts'
@@ -31,8 +32,8 @@ export class JetStreamDestination implements Destination {
   }
 
   async #connect (): Promise<Open> {
-    const { connect } = await import('@nats-io/transport-node')
-    const { jetstream, jetstreamManager } = await import('@nats-io/jetstream')
+    const { connect } = natsClient()
+    const { jetstream, jetstreamManager } = jetStreamClient()
     const url = new URL(this.options.url)
     // Credentials are passed apart, so that the server's address the client reports never holds them.
     const user = decodeURIComponent(url.username)
@@ -75,7 +76,7 @@ export class JetStreamDestination implements Destination {
       await this.close()
       return { confirmed: 0, error }
     }
-    const { headers } = await import('@nats-io/transport-node')
+    const { headers } = natsClient()
     // All sent at once on the one connection, which JetStream stores in that order; each
     // acknowledged on its own.
     const acks = messages.map(async (message) => {

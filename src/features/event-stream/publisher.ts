@@ -36,7 +36,7 @@ export interface Wakeup {
   after: (seen: number, ms: number) => Promise<void>
 }
 
-export interface PublisherOptions extends Pick<EventStreamSettings, 'leaseMs' | 'standbyPollMs' | 'pollIntervalMs' | 'batchSize' | 'retryMinMs' | 'retryMaxMs'> {
+export interface PublisherOptions extends Pick<EventStreamSettings, 'leaseMs' | 'standbyPollMs' | 'pollIntervalMs' | 'batchSize' | 'flowGapMs' | 'retryMinMs' | 'retryMaxMs'> {
   destination: Destination
   wakeup: Wakeup
   serialize: (event: EventEnvelope) => string
@@ -145,9 +145,12 @@ export class Publisher {
     if (error !== undefined) {
       this.#failed('broker', error)
       this.#retryAt = this.#backoff()
-    } else {
-      this.#resumed()
+      return
     }
+    this.#resumed()
+    // Under a flow of writes, the events of the next few milliseconds make one batch, one
+    // read and one position update, rather than one each: they cost the writes less.
+    if (rows.length < this.options.batchSize) await this.#pause(this.options.flowGapMs)
   }
 
   /** Takes or renews the lease: the position, or undefined while another instance holds it. */

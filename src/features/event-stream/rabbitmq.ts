@@ -6,6 +6,7 @@
  * exchange no queue is bound to drops what it gets, as RabbitMQ does: bind the queues first.
  */
 import type { ChannelModel, ConfirmChannel } from 'amqplib'
+import { amqpClient } from './clients.ts'
 import { brokerAddress, within, type Destination, type DestinationOptions } from './destination.ts'
 import { EVENT_STREAM_MESSAGE, fillIn } from '../../contract/event-stream.ts'
 import { messageHeaders, templateValues, type StreamMessage } from './message.ts'
@@ -28,7 +29,7 @@ export class RabbitMqDestination implements Destination {
   }
 
   async #connect (): Promise<Open> {
-    const { default: amqp } = await import('amqplib')
+    const amqp = amqpClient()
     const connection = await within(this.options.brokerTimeoutMs, 'connecting to RabbitMQ',
       amqp.connect(this.options.url, { timeout: this.options.brokerTimeoutMs, clientProperties: { connection_name: 'petstore-service event stream' } }))
     const open: Open = { connection, channel: undefined as unknown as ConfirmChannel, broken: undefined }

@@ -71,6 +71,7 @@ function publisher (t: Test, db: Kysely<Database>, destination: Destination, opt
     standbyPollMs: 20,
     pollIntervalMs: 20,
     batchSize: 4,
+    flowGapMs: 1,
     retryMinMs: 10,
     retryMaxMs: 40
   })

@@ -45,6 +45,9 @@ export interface PublisherOptions extends Pick<EventStreamSettings, 'leaseMs' | 
   published?: (count: number) => void
 }
 
+/** How long a stop waits for a publish under way before it closes the broker's connection. */
+const STOP_WAIT_MS = 1000
+
 /** Why publishing stopped: the broker, or the database the events and the position are read from. */
 type Fault = 'broker' | 'database'
 
@@ -78,7 +81,13 @@ export class Publisher {
   async close (): Promise<void> {
     this.#closed = true
     this.#abort.abort()
-    await this.#running
+    // A publish waiting on a broker that stopped answering would hold the stop for its
+    // timeout: after a moment, its connection is closed under it, which ends it.
+    let ended = false
+    const running = this.#running?.finally(() => { ended = true })
+    await Promise.race([running, sleep(STOP_WAIT_MS)])
+    if (!ended) await this.options.destination.close()
+    await running
     if (this.#position !== undefined) {
       await releaseLease(this.db, this.options.destination.name, this.holder).catch((error: unknown) => {
         this.options.log.warn({ err: error }, 'could not let the event stream lease go; another instance takes over once it passes')
@@ -130,6 +139,7 @@ export class Publisher {
       const envelope = toEnvelope(row)
       return { id: row.id, type: row.type, time: row.occurred_at, body: this.options.serialize(envelope) }
     })
+    if (this.#closed) return
     const { confirmed, error } = await destination.publish(messages)
     if (confirmed > 0) {
       const last = BigInt(rows[confirmed - 1]!.sequence!)

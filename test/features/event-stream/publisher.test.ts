@@ -227,3 +227,26 @@ t.test('a position moved back by an operator is read again, and what follows it 
   t.ok(log.lines.some((line) => line.msg === 'the event stream position was moved back; publishing again from there' && line.position === '2'))
   await until(async () => BigInt((await storedPosition(db))!.position) === 4n, 'the position at the last again')
 })
+
+t.test('a stop while a publish hangs closes the broker\'s connection under it, and lets the lease go', async (t) => {
+  const { db } = await recordingDatabase(t)
+  await addEvents(db, 1)
+  let publishing = false
+  let release: (() => void) | undefined
+  const destination: Destination = {
+    name: 'fake STREAM',
+    address: 'fake://broker',
+    async publish () {
+      publishing = true
+      await new Promise<void>((resolve) => { release = resolve })
+      return { confirmed: 0, error: new Error('the connection closed') }
+    },
+    async close () { release?.() }
+  }
+  const { it, close } = publisher(t, db, destination)
+  it.start()
+  await until(() => publishing, 'a publish under way')
+  await close()
+  t.equal((await storedPosition(db))?.holder, null, 'the lease let go')
+  t.equal(BigInt((await storedPosition(db))!.position), 0n, 'nothing counted as published')
+})

@@ -3,12 +3,17 @@
  * makes its own JetStream stream or RabbitMQ exchange (and queue), named at random, and
  * deletes them when it ends. Each keeps every message received, in the order received.
  */
+import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { once } from 'node:events'
+import { createServer } from 'node:net'
 import { connect } from '@nats-io/transport-node'
 import { jetstream, jetstreamManager } from '@nats-io/jetstream'
 import amqp from 'amqplib'
 import type { Test } from 'tap'
-import { NATS_URL, RABBITMQ_URL } from './services.ts'
+import { NATS_URL, natsServerProgram, RABBITMQ_URL } from './services.ts'
+import { tryConnect } from './process.ts'
+import { until } from './until.ts'
 
 export interface Received {
   /** `Nats-Msg-Id`, or the AMQP `message-id`. */
@@ -93,4 +98,72 @@ export async function rabbitMqConsumer (t: Test, { exchange }: { exchange: strin
     messages.push({ id: message.properties.messageId as string, subject: message.fields.routingKey, headers, body: message.content.toString() })
   }, { noAck: true })
   return { messages, unique: () => dedup(messages) }
+}
+
+/** A TCP port nothing listens on now. */
+async function freePort (): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+export interface NatsServer {
+  url: string
+  /** Stops it as a restart does (SIGTERM), until `start()`. */
+  stop: () => Promise<void>
+  /** Starts it again, on the same port and with the same store. */
+  start: () => Promise<void>
+}
+
+/**
+ * A NATS server with JetStream of the test's own, its store in `storeDir`, stopped when the
+ * test ends: one a test may stop and start again, which the machine's shared one is not.
+ */
+export async function natsServer (t: Test, storeDir: string): Promise<NatsServer> {
+  const port = await freePort()
+  let child: ReturnType<typeof spawn> | undefined
+  const stop = async () => {
+    if (child === undefined || child.exitCode !== null) return
+    const exited = once(child, 'exit')
+    child.kill('SIGTERM')
+    await exited
+  }
+  const start = async () => {
+    child = spawn(natsServerProgram()!, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' })
+    await until(async () => await tryConnect(port, '127.0.0.1') === 'connected', `nats-server on port ${port}`)
+  }
+  t.teardown(stop)
+  await start()
+  return { url: `nats://127.0.0.1:${port}`, stop, start }
+}
+
+/** How many messages the JetStream stream `stream` holds, on a connection of its own; -1 while it cannot say. */
+export async function streamMessageCount (url: string, stream: string): Promise<number> {
+  const connection = await connect({ servers: url, reconnect: false }).catch(() => undefined)
+  if (connection === undefined) return -1
+  try {
+    return (await (await jetstreamManager(connection)).streams.info(stream)).state.messages
+  } catch {
+    return -1
+  } finally {
+    await connection.close()
+  }
+}
+
+/** The `Nats-Msg-Id` of each of the first `count` messages of the JetStream stream `stream`, in its order. */
+export async function streamMessageIds (url: string, stream: string, count: number): Promise<string[]> {
+  const connection = await connect({ servers: url })
+  try {
+    const consumer = await jetstream(connection).consumers.get(stream)
+    const ids: string[] = []
+    while (ids.length < count) {
+      const batch = await consumer.fetch({ max_messages: count - ids.length, expires: 2000 })
+      for await (const message of batch) ids.push(message.headers!.get('Nats-Msg-Id'))
+    }
+    return ids
+  } finally {
+    await connection.close()
+  }
 }

@@ -50,3 +50,15 @@ export async function feedWhere (app: FastifyInstance, holds: (events: FeedEvent
 
 /** The events' types and their resources' ids, in feed order: what a test compares at a glance. */
 export const summary = (events: readonly FeedEvent[]) => events.map((event) => `${event.type} ${String(event.data.id)}`)
+
+/** Every event id of the feed of the server at `base` (as a process), read with `key`, in order. */
+export async function feedIdsAt (base: string, key: string): Promise<string[]> {
+  const ids: string[] = []
+  for (let path = '/v1/events?limit=100'; ;) {
+    const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${key}` } })
+    const events = await res.json() as Array<{ id: string }>
+    if (events.length === 0) return ids
+    ids.push(...events.map((event) => event.id))
+    path = nextLink(res.headers.get('link'))!
+  }
+}

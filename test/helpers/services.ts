@@ -4,6 +4,8 @@
  * PETSTORE_REQUIRE_SERVICES=1, which turns a missing service into a failure.
  */
 import { randomBytes } from 'node:crypto'
+import { accessSync, constants } from 'node:fs'
+import { delimiter, join } from 'node:path'
 import { connect } from 'node:net'
 import pg from 'pg'
 import type { Test } from 'tap'
@@ -72,6 +74,33 @@ async function brokerSkipReason (name: string, url: string, variable: string): P
 
 /** A skip reason when NATS (with JetStream) is absent and not required. */
 export const natsSkipReason = () => brokerSkipReason('NATS', NATS_URL, 'TEST_NATS_URL')
+
+/**
+ * The `nats-server` program, for the tests that run a NATS server of their own (to restart
+ * it): `TEST_NATS_SERVER`, or found on PATH or in /usr/sbin, where Debian's package puts it.
+ */
+export function natsServerProgram (): string | undefined {
+  const candidates = process.env.TEST_NATS_SERVER !== undefined
+    ? [process.env.TEST_NATS_SERVER]
+    : [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin'].filter((dir) => dir !== '').map((dir) => join(dir, 'nats-server'))
+  return candidates.find((path) => {
+    try {
+      accessSync(path, constants.X_OK)
+      return true
+    } catch {
+      return false
+    }
+  })
+}
+
+/** A skip reason when no `nats-server` program is found and none is required. */
+export function natsServerSkipReason (): string | false {
+  if (natsServerProgram() !== undefined) return false
+  if (process.env.PETSTORE_REQUIRE_SERVICES === '1') {
+    throw new Error('nats-server is required (PETSTORE_REQUIRE_SERVICES=1) but is not on PATH nor in /usr/sbin (set TEST_NATS_SERVER)')
+  }
+  return 'no nats-server program on PATH nor in /usr/sbin (set TEST_NATS_SERVER); install it to run these tests'
+}
 
 /** A skip reason when RabbitMQ is absent and not required. */
 export const rabbitMqSkipReason = () => brokerSkipReason('RabbitMQ', RABBITMQ_URL, 'TEST_RABBITMQ_URL')

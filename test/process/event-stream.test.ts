@@ -12,26 +12,14 @@ import { once } from 'node:events'
 import { join } from 'node:path'
 import pg from 'pg'
 import t from 'tap'
+import { feedIdsAt } from '../helpers/events.ts'
 import { jetStreamConsumer, rabbitMqConsumer, uniqueName } from '../helpers/brokers.ts'
 import { startServer, streamCreates, tempDir } from '../helpers/process.ts'
 import { createPostgresDatabase, NATS_URL, natsSkipReason, postgresSkipReason, RABBITMQ_URL, rabbitMqSkipReason } from '../helpers/services.ts'
-import { nextLink } from '../helpers/store.ts'
 import { until } from '../helpers/until.ts'
 
 const KEY = 'event-stream-test-key-not-a-secret'
 const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }
-
-/** Every event id of the feed at `base`, in order. */
-async function feedIds (base: string): Promise<string[]> {
-  const ids: string[] = []
-  for (let path = '/v1/events?limit=100'; ;) {
-    const res = await fetch(`${base}${path}`, { headers })
-    const events = await res.json() as Array<{ id: string }>
-    if (events.length === 0) return ids
-    ids.push(...events.map((event) => event.id))
-    path = nextLink(res.headers.get('link'))!
-  }
-}
 
 t.test('SIGKILL of the publishing instance under load loses nothing, and publishes each event once after dedup, in order', {
   skip: await natsSkipReason(), timeout: 90_000
@@ -59,7 +47,7 @@ t.test('SIGKILL of the publishing instance under load loses nothing, and publish
   const more = streamCreates(second.port, KEY, { prefix: 'b-' })
   await until(() => more.outcomes.length >= 50, '50 more creates')
   await more.stop()
-  const feed = await feedIds(second.base)
+  const feed = await feedIdsAt(second.base, KEY)
   t.ok(feed.length >= 150, `${feed.length} events`)
   await until(() => consumer.unique().length >= feed.length, 'every event published', 60_000)
   t.same(consumer.unique().map((message) => message.id), feed, 'each once after dedup, in feed order')
@@ -87,7 +75,7 @@ t.test('two instances on one PostgreSQL database publish each event once', {
     t.same(answers.map((res) => res.status), Array(20).fill(201))
   }
   await until(() => consumer.messages.length >= 200, '200 messages')
-  const feed = await feedIds(servers[1]!.base)
+  const feed = await feedIdsAt(servers[1]!.base, KEY)
   t.equal(feed.length, 200)
   t.same(consumer.messages.map((message) => message.id), feed, 'each once, with no dedup, in feed order')
   // The holder stops: the other takes over, at once, as the lease is let go.

@@ -8,9 +8,15 @@
  * The client's own reconnecting is off: a publish that fails closes the connection, and the
  * publisher retries with backoff on a new one, so a message is never left waiting in the
  * client's buffer while the position has moved on without it.
+ *
+ * A batch is published as JetStream's asynchronous publishers do (the Go client's
+ * PublishAsync): each message with a reply subject of its own under one inbox, whose one
+ * subscription takes every acknowledgement, and one deadline for the batch. nats.js's
+ * `js.publish` makes a request of each message instead (an inbox entry, a timer, promises
+ * and a stack trace each): in a profile under a flow of creates, a large part of what
+ * publishing cost the service (docs/operating/event-streams.md#what-it-costs).
  */
-import type { NatsConnection } from '@nats-io/transport-node'
-import type { JetStreamClient } from '@nats-io/jetstream'
+import type { Msg, NatsConnection } from '@nats-io/transport-node'
 import { jetStreamClient, natsClient } from './clients.ts'
 import { brokerAddress, within, type Destination, type DestinationOptions } from './destination.ts'
 import { EVENT_STREAM_MESSAGE, fillIn } from '../../contract/event-stream.ts'
@@ -18,13 +24,34 @@ import { messageHeaders, templateValues, type StreamMessage } from './message.ts
 
 interface Open {
   connection: NatsConnection
-  js: JetStreamClient
+  /** Each publish's acknowledgement comes to `${inbox}.${n}`. */
+  inbox: string
+  /** What each publish waiting for its acknowledgement does with it, by its `n`. */
+  waiting: Map<string, (error: Error | undefined) => void>
+}
+
+/** Why JetStream did not store the message `reply` answers: undefined when it did. */
+export function refusal (reply: Msg, subject: string): Error | undefined {
+  if (reply.headers?.hasError === true) {
+    return new Error(reply.headers.code === 503 ? `no JetStream stream takes ${subject}` : `NATS answered ${reply.headers.code} ${reply.headers.description}`)
+  }
+  let ack: { stream?: string, error?: { code?: number, err_code?: number, description?: string } }
+  try {
+    ack = reply.json()
+  } catch {
+    return new Error(`JetStream's acknowledgement of ${subject} is not JSON`)
+  }
+  if (ack.error !== undefined) return new Error(`JetStream refused a message on ${subject}: ${ack.error.description ?? 'no reason given'} (${ack.error.err_code ?? ack.error.code})`)
+  if (typeof ack.stream !== 'string' || ack.stream === '') return new Error(`JetStream's acknowledgement of ${subject} names no stream`)
+  return undefined
 }
 
 export class JetStreamDestination implements Destination {
   readonly name: string
   readonly address: string
   #open: Promise<Open> | undefined
+  /** Publishes sent on this destination: the next one's `n`. */
+  #sent = 0
 
   constructor (private readonly options: DestinationOptions) {
     this.name = `nats ${options.streamName}`
@@ -32,8 +59,8 @@ export class JetStreamDestination implements Destination {
   }
 
   async #connect (): Promise<Open> {
-    const { connect } = natsClient()
-    const { jetstream, jetstreamManager } = jetStreamClient()
+    const { connect, createInbox } = natsClient()
+    const { jetstreamManager } = jetStreamClient()
     const url = new URL(this.options.url)
     // Credentials are passed apart, so that the server's address the client reports never holds them.
     const user = decodeURIComponent(url.username)
@@ -43,9 +70,6 @@ export class JetStreamDestination implements Destination {
       name: 'petstore-service event stream',
       timeout: this.options.brokerTimeoutMs,
       reconnect: false,
-      // A stack trace captured for every publish, in case its acknowledgement times out,
-      // cost more than the rest of the publish; a timeout's error says what timed out.
-      noAsyncTraces: true,
       ...(user !== '' && password === '' ? { token: user } : {}),
       ...(user !== '' && password !== '' ? { user, pass: password } : {})
     })
@@ -62,7 +86,22 @@ export class JetStreamDestination implements Destination {
         throw new Error(`the JetStream stream ${this.options.streamName} exists but does not take ${subjects} (it takes ${info.config.subjects.join(', ')}); ` +
           'add that subject to it, or set EVENT_STREAM_NAME or EVENT_STREAM_TOPIC')
       }
-      return { connection, js: jetstream(connection, { timeout: this.options.brokerTimeoutMs }) }
+      const inbox = createInbox()
+      const waiting = new Map<string, (error: Error | undefined) => void>()
+      connection.subscribe(`${inbox}.*`, {
+        callback: (error, reply) => {
+          if (error !== null) {
+            for (const settle of waiting.values()) settle(error)
+            waiting.clear()
+            return
+          }
+          const n = reply.subject.slice(inbox.length + 1)
+          const settle = waiting.get(n)
+          waiting.delete(n)
+          settle?.(refusal(reply, `${this.options.topic}.>`))
+        }
+      })
+      return { connection, inbox, waiting }
     } catch (error) {
       await connection.close().catch(() => {})
       throw error
@@ -80,19 +119,29 @@ export class JetStreamDestination implements Destination {
       return { confirmed: 0, error }
     }
     const { headers } = natsClient()
+    const { topic, source } = this.options
     // All sent at once on the one connection, which JetStream stores in that order; each
     // acknowledged on its own.
-    const acks = messages.map(async (message) => {
-      const { topic, source } = this.options
+    const sent: string[] = []
+    const acks = messages.map((message) => new Promise<void>((resolve, reject) => {
       const values = templateValues(message, topic, source)
       const h = headers()
       for (const [name, value] of Object.entries(messageHeaders(message, topic, source))) h.set(name, value)
-      return open.js.publish(fillIn(EVENT_STREAM_MESSAGE.nats.subject, values), message.body, {
-        msgID: fillIn(EVENT_STREAM_MESSAGE.nats['Nats-Msg-Id'], values), headers: h, timeout: this.options.brokerTimeoutMs
-      })
-    })
-    const results = await within(this.options.brokerTimeoutMs * 2, 'NATS JetStream acknowledgements', Promise.allSettled(acks))
+      h.set('Nats-Msg-Id', fillIn(EVENT_STREAM_MESSAGE.nats['Nats-Msg-Id'], values))
+      const n = String(this.#sent++)
+      open.waiting.set(n, (error) => { if (error === undefined) resolve(); else reject(error) })
+      sent.push(n)
+      try {
+        open.connection.publish(fillIn(EVENT_STREAM_MESSAGE.nats.subject, values), message.body, { headers: h, reply: `${open.inbox}.${n}` })
+      } catch (error) {
+        open.waiting.delete(n)
+        reject(error instanceof Error ? error : new Error(String(error)))
+      }
+    }))
+    const results = await within(this.options.brokerTimeoutMs, 'NATS JetStream acknowledgements', Promise.allSettled(acks))
       .catch((error: unknown) => [{ status: 'rejected' as const, reason: error }])
+    // Those not acknowledged in time are not waited for any more.
+    for (const n of sent) open.waiting.delete(n)
     const failed = results.findIndex((result) => result.status === 'rejected')
     if (failed === -1 && results.length === messages.length) return { confirmed: messages.length }
     await this.close()

@@ -2,11 +2,14 @@
  * NATS JetStream, the real server (docs/operating/event-streams.md): every event of a run
  * published once, in feed order, each message the feed's bytes with its id as `Nats-Msg-Id`
  * and the CloudEvents attributes; the stream made when missing; a stream that takes other
- * subjects refused in the log, the API answering all the same. On whichever database this
- * run tests.
+ * subjects refused in the log, the API answering all the same; a stream removed while it
+ * publishes made again. On whichever database this run tests.
  */
+import { connect, headers, type Msg } from '@nats-io/transport-node'
+import { jetstreamManager } from '@nats-io/jetstream'
 import t from 'tap'
-import { jetStreamConsumer, uniqueName } from '../../helpers/brokers.ts'
+import { refusal } from '../../../src/features/event-stream/jetstream.ts'
+import { jetStreamConsumer, streamMessageCount, streamMessageIds, uniqueName } from '../../helpers/brokers.ts'
 import { captureLog } from '../../helpers/log.ts'
 import { NATS_URL, natsSkipReason } from '../../helpers/services.ts'
 import { until } from '../../helpers/until.ts'
@@ -79,4 +82,43 @@ t.test('a stream that does not take the topic stops publishing, with a log line 
   const metrics = await app.prometheus!.registry.metrics()
   t.match(metrics, /^event_stream_backlog 2$/m)
   t.match(metrics, /^event_stream_lag_seconds \d/m)
+})
+
+t.test('a stream removed while publishing: the refusal is logged, and the stream made again takes what follows', { skip }, async (t) => {
+  const stream = uniqueName('TEST_')
+  const topic = uniqueName('test.')
+  const log = captureLog()
+  const app = await publishing(t, NATS_URL, { streamName: stream, topic }, { logger: { level: 'info', stream: log.stream } })
+  const nats = await connect({ servers: NATS_URL })
+  const manager = await jetstreamManager(nats)
+  t.teardown(async () => {
+    await manager.streams.delete(stream).catch(() => {})
+    await nats.close()
+  })
+  await addPets(app, 2)
+  await until(async () => await streamMessageCount(NATS_URL, stream) === 2, 'the first two events published')
+  await manager.streams.delete(stream)
+
+  await addPets(app, 1)
+  await until(() => log.lines.some((line) => line.msg.startsWith('event stream publishing stopped')), 'the log line')
+  const stopped = log.lines.find((line) => line.msg.startsWith('event stream publishing stopped'))!
+  t.equal(stopped.err.message, `no JetStream stream takes ${topic}.>`)
+  await until(() => log.lines.some((line) => line.msg === 'event stream publishing resumed'), 'publishing resumed')
+  const [third] = (await feedTexts(app, 3)).slice(2)
+  t.same(await streamMessageIds(NATS_URL, stream, 1), [third!.id], 'the stream made again holds the event after those confirmed')
+})
+
+t.test('what JetStream answers a publish with: stored, or why not', async (t) => {
+  const answer = (text: string, status?: [number, string]): Msg => ({
+    headers: status === undefined ? undefined : headers(status[0], status[1]),
+    json: () => JSON.parse(text),
+    data: new TextEncoder().encode(text)
+  }) as unknown as Msg
+  t.equal(refusal(answer('{"stream":"PETSTORE_EVENTS","seq":7}'), 'events.>'), undefined)
+  t.equal(refusal(answer('{"stream":"PETSTORE_EVENTS","seq":7,"duplicate":true}'), 'events.>'), undefined, 'a duplicate dropped is stored')
+  t.same(refusal(answer('', [503, 'No Responders']), 'events.>'), new Error('no JetStream stream takes events.>'))
+  t.same(refusal(answer('{"error":{"code":503,"err_code":10077,"description":"maximum messages exceeded"}}'), 'events.>'),
+    new Error('JetStream refused a message on events.>: maximum messages exceeded (10077)'))
+  t.same(refusal(answer('not json'), 'events.>'), new Error("JetStream's acknowledgement of events.> is not JSON"))
+  t.same(refusal(answer('{"seq":7}'), 'events.>'), new Error("JetStream's acknowledgement of events.> names no stream"))
 })

@@ -18,7 +18,7 @@
  */
 import type { Msg, NatsConnection } from '@nats-io/transport-node'
 import { jetStreamClient, natsClient } from './clients.ts'
-import { brokerAddress, within, type Destination, type DestinationOptions } from './destination.ts'
+import { brokerAddress, confirmedInOrder, within, type Destination, type DestinationOptions } from './destination.ts'
 import { EVENT_STREAM_MESSAGE, fillIn } from '../../contract/event-stream.ts'
 import { messageHeaders, templateValues, type StreamMessage } from './message.ts'
 
@@ -138,14 +138,11 @@ export class JetStreamDestination implements Destination {
         reject(error instanceof Error ? error : new Error(String(error)))
       }
     }))
-    const results = await within(this.options.brokerTimeoutMs, 'NATS JetStream acknowledgements', Promise.allSettled(acks))
-      .catch((error: unknown) => [{ status: 'rejected' as const, reason: error }])
+    const outcome = await confirmedInOrder(this.options.brokerTimeoutMs, 'NATS JetStream acknowledgements', acks)
     // Those not acknowledged in time are not waited for any more.
     for (const n of sent) open.waiting.delete(n)
-    const failed = results.findIndex((result) => result.status === 'rejected')
-    if (failed === -1 && results.length === messages.length) return { confirmed: messages.length }
-    await this.close()
-    return { confirmed: Math.max(failed, 0), error: (results[failed] as PromiseRejectedResult | undefined)?.reason }
+    if (outcome.confirmed < messages.length) await this.close()
+    return outcome
   }
 
   async close (): Promise<void> {

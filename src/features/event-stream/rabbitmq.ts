@@ -7,7 +7,7 @@
  */
 import type { ChannelModel, ConfirmChannel } from 'amqplib'
 import { amqpClient } from './clients.ts'
-import { brokerAddress, within, type Destination, type DestinationOptions } from './destination.ts'
+import { brokerAddress, confirmedInOrder, within, type Destination, type DestinationOptions } from './destination.ts'
 import { EVENT_STREAM_MESSAGE, fillIn } from '../../contract/event-stream.ts'
 import { messageHeaders, templateValues, type StreamMessage } from './message.ts'
 
@@ -74,12 +74,9 @@ export class RabbitMqDestination implements Destination {
         headers
       }, (error: unknown) => { if (error === null || error === undefined) resolve(); else reject(error instanceof Error ? error : new Error('RabbitMQ refused the message (nack)')) })
     }))
-    const results = await within(this.options.brokerTimeoutMs, 'RabbitMQ publisher confirms', Promise.allSettled(confirms))
-      .catch((error: unknown) => [{ status: 'rejected' as const, reason: error }])
-    const failed = results.findIndex((result) => result.status === 'rejected')
-    if (failed === -1 && results.length === messages.length) return { confirmed: messages.length }
-    await this.close()
-    return { confirmed: Math.max(failed, 0), error: (results[failed] as PromiseRejectedResult | undefined)?.reason }
+    const outcome = await confirmedInOrder(this.options.brokerTimeoutMs, 'RabbitMQ publisher confirms', confirms)
+    if (outcome.confirmed < messages.length) await this.close()
+    return outcome
   }
 
   async close (): Promise<void> {

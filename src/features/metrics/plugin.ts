@@ -54,6 +54,18 @@ declare module 'fastify' {
 
 const SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
 
+/**
+ * `read`, run once for the gauges a scrape collects together: the first to ask starts it,
+ * the others of that scrape share its answer, and the next scrape reads again.
+ */
+function oncePerScrape<T> (read: () => Promise<T>): () => Promise<T> {
+  let reading: Promise<T> | undefined
+  return () => {
+    reading ??= read().finally(() => { setImmediate(() => { reading = undefined }) })
+    return reading
+  }
+}
+
 export default fp(async function metrics (app: FastifyInstance, { enabled }: { enabled: boolean }) {
   if (!enabled) {
     app.decorate('prometheus', undefined)
@@ -134,11 +146,7 @@ export default fp(async function metrics (app: FastifyInstance, { enabled }: { e
     },
     watchWebhookBacklog (backlog) {
       // One read of the database for both, when a scrape collects the first.
-      let reading: Promise<{ pending: number, oldestDueSeconds: number }> | undefined
-      const read = () => {
-        reading ??= backlog().finally(() => { setImmediate(() => { reading = undefined }) })
-        return reading
-      }
+      const read = oncePerScrape(backlog)
       // eslint-disable-next-line no-new -- registered with the registry, which keeps it
       new client.Gauge({
         name: 'webhook_backlog',
@@ -156,11 +164,7 @@ export default fp(async function metrics (app: FastifyInstance, { enabled }: { e
     },
     eventStreamPublished (count) { streamed.inc(count) },
     watchEventStream (stream) {
-      let reading: Promise<{ backlog: number, lagSeconds: number }> | undefined
-      const read = () => {
-        reading ??= stream().finally(() => { setImmediate(() => { reading = undefined }) })
-        return reading
-      }
+      const read = oncePerScrape(stream)
       // eslint-disable-next-line no-new -- registered with the registry, which keeps it
       new client.Gauge({
         name: 'event_stream_backlog',

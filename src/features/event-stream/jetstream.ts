@@ -18,7 +18,8 @@
  */
 import type { Msg, NatsConnection } from '@nats-io/transport-node'
 import { jetStreamClient, natsClient } from './clients.ts'
-import { brokerAddress, confirmedInOrder, within, type Destination, type DestinationOptions } from './destination.ts'
+import { BatchAcks } from './acks.ts'
+import { brokerAddress, within, type Destination, type DestinationOptions } from './destination.ts'
 import { EVENT_STREAM_MESSAGE, fillIn } from '../../contract/event-stream.ts'
 import { messageHeaders, templateValues, type StreamMessage } from './message.ts'
 
@@ -26,8 +27,8 @@ interface Open {
   connection: NatsConnection
   /** Each publish's acknowledgement comes to `${inbox}.${n}`. */
   inbox: string
-  /** What each publish waiting for its acknowledgement does with it, by its `n`. */
-  waiting: Map<string, (error: Error | undefined) => void>
+  /** The batch whose acknowledgements are awaited (one at a time: the publisher awaits each). */
+  batch: BatchAcks | undefined
 }
 
 /** Why JetStream did not store the message `reply` answers: undefined when it did. */
@@ -86,22 +87,14 @@ export class JetStreamDestination implements Destination {
         throw new Error(`the JetStream stream ${this.options.streamName} exists but does not take ${subjects} (it takes ${info.config.subjects.join(', ')}); ` +
           'add that subject to it, or set EVENT_STREAM_NAME or EVENT_STREAM_TOPIC')
       }
-      const inbox = createInbox()
-      const waiting = new Map<string, (error: Error | undefined) => void>()
-      connection.subscribe(`${inbox}.*`, {
+      const open: Open = { connection, inbox: createInbox(), batch: undefined }
+      connection.subscribe(`${open.inbox}.*`, {
         callback: (error, reply) => {
-          if (error !== null) {
-            for (const settle of waiting.values()) settle(error)
-            waiting.clear()
-            return
-          }
-          const n = reply.subject.slice(inbox.length + 1)
-          const settle = waiting.get(n)
-          waiting.delete(n)
-          settle?.(refusal(reply, `${this.options.topic}.>`))
+          if (error !== null) open.batch?.failAll(error)
+          else open.batch?.answer(Number(reply.subject.slice(open.inbox.length + 1)), refusal(reply, `${this.options.topic}.>`) ?? null)
         }
       })
-      return { connection, inbox, waiting }
+      return open
     } catch (error) {
       await connection.close().catch(() => {})
       throw error
@@ -122,25 +115,25 @@ export class JetStreamDestination implements Destination {
     const { topic, source } = this.options
     // All sent at once on the one connection, which JetStream stores in that order; each
     // acknowledged on its own.
-    const sent: string[] = []
-    const acks = messages.map((message) => new Promise<void>((resolve, reject) => {
+    const batch = new BatchAcks(this.#sent, messages.length)
+    this.#sent += messages.length
+    open.batch = batch
+    for (const [place, message] of messages.entries()) {
       const values = templateValues(message, topic, source)
       const h = headers()
-      for (const [name, value] of Object.entries(messageHeaders(message, topic, source))) h.set(name, value)
+      const named = messageHeaders(values)
+      for (const name in named) h.set(name, named[name as keyof typeof named])
       h.set('Nats-Msg-Id', fillIn(EVENT_STREAM_MESSAGE.nats['Nats-Msg-Id'], values))
-      const n = String(this.#sent++)
-      open.waiting.set(n, (error) => { if (error === undefined) resolve(); else reject(error) })
-      sent.push(n)
       try {
-        open.connection.publish(fillIn(EVENT_STREAM_MESSAGE.nats.subject, values), message.body, { headers: h, reply: `${open.inbox}.${n}` })
+        open.connection.publish(fillIn(EVENT_STREAM_MESSAGE.nats.subject, values), message.body, { headers: h, reply: `${open.inbox}.${batch.first + place}` })
       } catch (error) {
-        open.waiting.delete(n)
-        reject(error instanceof Error ? error : new Error(String(error)))
+        batch.sentOnly(place, error instanceof Error ? error : new Error(String(error)))
+        break
       }
-    }))
-    const outcome = await confirmedInOrder(this.options.brokerTimeoutMs, 'NATS JetStream acknowledgements', acks)
+    }
+    const outcome = await batch.confirmed(this.options.brokerTimeoutMs, 'NATS JetStream acknowledgements')
     // Those not acknowledged in time are not waited for any more.
-    for (const n of sent) open.waiting.delete(n)
+    open.batch = undefined
     if (outcome.confirmed < messages.length) await this.close()
     return outcome
   }

@@ -23,9 +23,12 @@ export function templateValues (message: StreamMessage, topic: string, source: s
   return { id: message.id, type: message.type, timestamp: message.time, topic, source }
 }
 
-/** The headers of `message`, as the document's `x-event-stream` declares them. */
-export function messageHeaders (message: StreamMessage, topic: string, source: string): Record<keyof typeof EVENT_STREAM_MESSAGE.headers, string> {
-  const values = templateValues(message, topic, source)
-  return Object.fromEntries(Object.entries(EVENT_STREAM_MESSAGE.headers).map(([name, template]) => [name, fillIn(template, values)])) as
-    Record<keyof typeof EVENT_STREAM_MESSAGE.headers, string>
+type HeaderName = keyof typeof EVENT_STREAM_MESSAGE.headers
+const HEADER_NAMES = Object.keys(EVENT_STREAM_MESSAGE.headers) as HeaderName[]
+
+/** The headers of a message, as the document's `x-event-stream` declares them: its `templateValues` filled in. */
+export function messageHeaders (values: ReturnType<typeof templateValues>): Record<HeaderName, string> {
+  const headers: Partial<Record<HeaderName, string>> = {}
+  for (const name of HEADER_NAMES) headers[name] = fillIn(EVENT_STREAM_MESSAGE.headers[name], values)
+  return headers as Record<HeaderName, string>
 }

@@ -64,7 +64,7 @@ export class RabbitMqDestination implements Destination {
       const values = templateValues(message, topic, source)
       const { amqp } = EVENT_STREAM_MESSAGE
       // content-type is AMQP's own property; the other headers are headers.
-      const { 'content-type': contentType, ...headers } = messageHeaders(message, topic, source)
+      const { 'content-type': contentType, ...headers } = messageHeaders(values)
       open.channel.publish(fillIn(amqp.exchange, values), fillIn(amqp.routingKey, values), Buffer.from(message.body), {
         persistent: amqp.persistent,
         messageId: fillIn(amqp['message-id'], values),

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { connect, type NatsConnection } from '@nats-io/transport-node'
+import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node'
 import { jetstreamManager } from '@nats-io/jetstream'
 import { cell, compare, fixed, printSpreads, spread, times } from './compare.ts'
 import { openAdmin, servicePgDatabase } from './postgres.ts'
@@ -50,48 +50,51 @@ async function measure (nats: NatsConnection, suffix: string, urls: Record<'stre
   const name = `BENCH_${randomBytes(4).toString('hex')}`
   const topic = `bench.${name.toLowerCase()}`
   const manager = await jetstreamManager(nats)
-  // The lag of each message: from its event's commit to its arrival here, a subscriber of
-  // the subjects the stream takes (JetStream stores a message before it is delivered).
-  const lags: number[] = []
-  let arrived = 0
-  const subscription = nats.subscribe(`${topic}.>`, {
-    callback: (_error, message) => {
-      arrived++
-      const time = message.headers?.get('ce-time')
-      if (time !== undefined) lags.push(Date.now() - Date.parse(time))
-    }
-  })
+  // What the stream holds, for waiting until a run's events are all published: read from
+  // the server, since a subscriber here would take the load generator's core during the runs.
+  const stored = async () => (await manager.streams.info(name).catch(() => undefined))?.state.messages ?? 0
   const servers: Record<'streamed' | 'none', ServerProcess> = {
     streamed: await start(BUILT_SERVER, { DATABASE_URL: urls.streamed, EVENT_STREAM_URL: NATS_URL, EVENT_STREAM_NAME: name, EVENT_STREAM_TOPIC: topic }),
     none: await start(BUILT_SERVER, { DATABASE_URL: urls.none })
   }
+  let subscription: Subscription | undefined
   try {
     // Each run starts once the events of the one before are published, as a backlog
     // published during the other server's run would take its core.
     const runs = await compare(servers, { ...eventStreamRow, name: `${eventStreamRow.name}${suffix}` }, ['streamed', 'none'], undefined, undefined,
-      async () => { await quiet(() => arrived) })
-    await quiet(() => arrived)
-    lags.length = 0
-    const before = arrived
+      async () => { await quiet(stored) })
+    await quiet(stored)
+    // The lag of each message: from its event's commit to its arrival here, a subscriber of
+    // the subjects the stream takes (JetStream stores a message before it is delivered).
+    const lags: number[] = []
+    let arrived = 0
+    subscription = nats.subscribe(`${topic}.>`, {
+      callback: (_error, message) => {
+        arrived++
+        const time = message.headers?.get('ce-time')
+        if (time !== undefined) lags.push(Date.now() - Date.parse(time))
+      }
+    })
+    await nats.flush()
     const paced = await steadyPosts(servers.streamed.base, '/v1/pets', newPet, headers, STEADY_RATE, seconds)
     if (paced.failed > 0) throw new Error(`${paced.failed} of the steady creates failed`)
     const deadline = Date.now() + 60_000
-    while (arrived < before + paced.sent && Date.now() < deadline) await sleep(50)
+    while (arrived < paced.sent && Date.now() < deadline) await sleep(50)
     const published = lags.length < paced.sent ? ` (${lags.length} of ${paced.sent} within a minute)` : ''
     console.log(`| ${eventStreamRow.name}${suffix} | ${cell(runs.streamed)} | ${cell(runs.none)} | ${times(runs.streamed!, runs.none)} | ` +
       `${fixed(percentile(lags, 0.5))} / ${fixed(percentile(lags, 0.99))}${published} | ${eventStreamRow.goal ?? ''} |`)
     spreads.push(`${eventStreamRow.name}${suffix} ${spread(runs.streamed!, runs.none!)} none`)
   } finally {
-    subscription.unsubscribe()
+    subscription?.unsubscribe()
     for (const server of Object.values(servers)) await stop(server)
     await manager.streams.delete(name).catch(() => {})
   }
 }
 
 /** Resolves once `count` has not moved for a second. */
-async function quiet (count: () => number): Promise<void> {
-  for (let last = -1; count() !== last;) {
-    last = count()
+async function quiet (count: () => Promise<number>): Promise<void> {
+  for (let last = -1, now = await count(); now !== last; now = await count()) {
+    last = now
     await sleep(1000)
   }
 }

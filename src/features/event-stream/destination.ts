@@ -42,15 +42,3 @@ export async function within<T> (ms: number, what: string, work: Promise<T>): Pr
     clearTimeout(timer)
   }
 }
-
-/**
- * How many of `confirmations` (one per message, in the order sent) the broker gave before the
- * first that failed or had not come within `ms`, and why that one did not.
- */
-export async function confirmedInOrder (ms: number, what: string, confirmations: ReadonlyArray<Promise<void>>): Promise<{ confirmed: number, error?: unknown }> {
-  const results = await within(ms, what, Promise.allSettled(confirmations))
-    .catch((error: unknown) => [{ status: 'rejected' as const, reason: error }])
-  const failed = results.findIndex((result) => result.status === 'rejected')
-  if (failed === -1) return { confirmed: confirmations.length }
-  return { confirmed: failed, error: (results[failed] as PromiseRejectedResult).reason }
-}

@@ -7,7 +7,8 @@
  */
 import type { ChannelModel, ConfirmChannel } from 'amqplib'
 import { amqpClient } from './clients.ts'
-import { brokerAddress, confirmedInOrder, within, type Destination, type DestinationOptions } from './destination.ts'
+import { BatchAcks } from './acks.ts'
+import { brokerAddress, within, type Destination, type DestinationOptions } from './destination.ts'
 import { EVENT_STREAM_MESSAGE, fillIn } from '../../contract/event-stream.ts'
 import { messageHeaders, templateValues, type StreamMessage } from './message.ts'
 
@@ -59,22 +60,31 @@ export class RabbitMqDestination implements Destination {
       await this.close()
       return { confirmed: 0, error }
     }
-    const confirms = messages.map((message) => new Promise<void>((resolve, reject) => {
-      const { topic, source } = this.options
+    const { topic, source } = this.options
+    const { amqp } = EVENT_STREAM_MESSAGE
+    // Numbered by place: a channel's confirms are for it alone, and one batch is published at a time.
+    const batch = new BatchAcks(0, messages.length)
+    for (const [place, message] of messages.entries()) {
       const values = templateValues(message, topic, source)
-      const { amqp } = EVENT_STREAM_MESSAGE
       // content-type is AMQP's own property; the other headers are headers.
       const { 'content-type': contentType, ...headers } = messageHeaders(values)
-      open.channel.publish(fillIn(amqp.exchange, values), fillIn(amqp.routingKey, values), Buffer.from(message.body), {
-        persistent: amqp.persistent,
-        messageId: fillIn(amqp['message-id'], values),
-        type: fillIn(amqp.type, values),
-        contentType,
-        timestamp: Math.floor(Date.parse(message.time) / 1000),
-        headers
-      }, (error: unknown) => { if (error === null || error === undefined) resolve(); else reject(error instanceof Error ? error : new Error('RabbitMQ refused the message (nack)')) })
-    }))
-    const outcome = await confirmedInOrder(this.options.brokerTimeoutMs, 'RabbitMQ publisher confirms', confirms)
+      try {
+        open.channel.publish(fillIn(amqp.exchange, values), fillIn(amqp.routingKey, values), Buffer.from(message.body), {
+          persistent: amqp.persistent,
+          messageId: fillIn(amqp['message-id'], values),
+          type: fillIn(amqp.type, values),
+          contentType,
+          timestamp: Math.floor(Date.parse(message.time) / 1000),
+          headers
+        }, (error: unknown) => {
+          batch.answer(place, error === null || error === undefined ? null : error instanceof Error ? error : new Error('RabbitMQ refused the message (nack)'))
+        })
+      } catch (error) {
+        batch.sentOnly(place, error instanceof Error ? error : new Error(String(error)))
+        break
+      }
+    }
+    const outcome = await batch.confirmed(this.options.brokerTimeoutMs, 'RabbitMQ publisher confirms')
     if (outcome.confirmed < messages.length) await this.close()
     return outcome
   }

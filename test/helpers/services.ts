@@ -75,15 +75,9 @@ async function brokerSkipReason (name: string, url: string, variable: string): P
 /** A skip reason when NATS (with JetStream) is absent and not required. */
 export const natsSkipReason = () => brokerSkipReason('NATS', NATS_URL, 'TEST_NATS_URL')
 
-/**
- * The `nats-server` program, for the tests that run a NATS server of their own (to restart
- * it): `TEST_NATS_SERVER`, or found on PATH or in /usr/sbin, where Debian's package puts it.
- */
-export function natsServerProgram (): string | undefined {
-  const candidates = process.env.TEST_NATS_SERVER !== undefined
-    ? [process.env.TEST_NATS_SERVER]
-    : [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin'].filter((dir) => dir !== '').map((dir) => join(dir, 'nats-server'))
-  return candidates.find((path) => {
+/** The first of `paths` that is an executable file. */
+function firstProgram (paths: readonly string[]): string | undefined {
+  return paths.find((path) => {
     try {
       accessSync(path, constants.X_OK)
       return true
@@ -93,14 +87,42 @@ export function natsServerProgram (): string | undefined {
   })
 }
 
-/** A skip reason when no `nats-server` program is found and none is required. */
-export function natsServerSkipReason (): string | false {
-  if (natsServerProgram() !== undefined) return false
-  if (process.env.PETSTORE_REQUIRE_SERVICES === '1') {
-    throw new Error('nats-server is required (PETSTORE_REQUIRE_SERVICES=1) but is not on PATH nor in /usr/sbin (set TEST_NATS_SERVER)')
-  }
-  return 'no nats-server program on PATH nor in /usr/sbin (set TEST_NATS_SERVER); install it to run these tests'
+const onPath = (name: string) => (process.env.PATH ?? '').split(delimiter).filter((dir) => dir !== '').map((dir) => join(dir, name))
+
+/**
+ * The `nats-server` program, for the tests that run a NATS server of their own (to restart
+ * it): `TEST_NATS_SERVER`, or found on PATH or in /usr/sbin, where Debian's package puts it.
+ */
+export function natsServerProgram (): string | undefined {
+  return firstProgram(process.env.TEST_NATS_SERVER !== undefined ? [process.env.TEST_NATS_SERVER] : [...onPath('nats-server'), '/usr/sbin/nats-server'])
 }
+
+/**
+ * RabbitMQ's `rabbitmq-server` script, for the tests that run a RabbitMQ node of their own:
+ * `TEST_RABBITMQ_SERVER`, or Debian's in /usr/lib/rabbitmq/bin (the one in /usr/sbin runs
+ * the node as the rabbitmq user, which cannot write the test's folder), or found on PATH.
+ */
+export function rabbitMqServerProgram (): string | undefined {
+  return firstProgram(process.env.TEST_RABBITMQ_SERVER !== undefined
+    ? [process.env.TEST_RABBITMQ_SERVER]
+    : ['/usr/lib/rabbitmq/bin/rabbitmq-server', ...onPath('rabbitmq-server')])
+}
+
+/** A skip reason when `program` is not found and none is required. */
+function programSkipReason (name: string, program: string | undefined, where: string, variable: string): string | false {
+  if (program !== undefined) return false
+  if (process.env.PETSTORE_REQUIRE_SERVICES === '1') {
+    throw new Error(`${name} is required (PETSTORE_REQUIRE_SERVICES=1) but is not ${where} (set ${variable})`)
+  }
+  return `no ${name} program ${where} (set ${variable}); install it to run these tests`
+}
+
+/** A skip reason when no `nats-server` program is found and none is required. */
+export const natsServerSkipReason = () => programSkipReason('nats-server', natsServerProgram(), 'on PATH nor in /usr/sbin', 'TEST_NATS_SERVER')
+
+/** A skip reason when no `rabbitmq-server` program is found and none is required. */
+export const rabbitMqServerSkipReason = () =>
+  programSkipReason('rabbitmq-server', rabbitMqServerProgram(), 'in /usr/lib/rabbitmq/bin nor on PATH', 'TEST_RABBITMQ_SERVER')
 
 /** A skip reason when RabbitMQ is absent and not required. */
 export const rabbitMqSkipReason = () => brokerSkipReason('RabbitMQ', RABBITMQ_URL, 'TEST_RABBITMQ_URL')

@@ -1,16 +1,18 @@
 /**
  * A broker restart under load, from the outside: the service as `npm start` runs it,
- * publishing to a NATS server of the test's own (JetStream, its store in a folder of the
- * test's), which is stopped while creates stream in and started again on the same port and
- * store, as an operator's restart does. The API answers every create meanwhile, and once
- * the broker is back the stream holds every event once, in feed order.
+ * publishing to a broker of the test's own (a NATS server with JetStream, or a RabbitMQ
+ * node, keeping what it stores in a folder of the test's), which is stopped while creates
+ * stream in and started again on the same port and store, as an operator's restart does.
+ * The API answers every create meanwhile, and once the broker is back it holds every event:
+ * once in JetStream's stream, and in a durable RabbitMQ queue once its redeliveries are
+ * dropped by their message id, in feed order.
  */
 import { join } from 'node:path'
 import t from 'tap'
-import { natsServer, streamMessageCount, streamMessageIds, uniqueName } from '../helpers/brokers.ts'
+import { dedup, drainRabbitMqQueue, durableRabbitMqQueue, natsServer, queueMessageCount, rabbitMqServer, streamMessageCount, streamMessageIds, uniqueName, type Received } from '../helpers/brokers.ts'
 import { feedIdsAt } from '../helpers/events.ts'
 import { startServer, streamCreates, tempDir } from '../helpers/process.ts'
-import { natsServerSkipReason } from '../helpers/services.ts'
+import { natsServerSkipReason, rabbitMqServerSkipReason } from '../helpers/services.ts'
 import { until } from '../helpers/until.ts'
 
 const KEY = 'event-stream-restart-test-key-not-a-secret'
@@ -45,5 +47,42 @@ t.test('a NATS restart under load loses no event and stops no request', { skip: 
   await until(async () => await streamMessageCount(broker.url, stream) >= feed.length, 'every event published once the broker is back', 60_000)
   t.equal(await streamMessageCount(broker.url, stream), feed.length, 'none twice: JetStream dropped what was published again')
   t.same(await streamMessageIds(broker.url, stream, feed.length), feed, 'each once, in feed order')
+  await until(() => server.output().includes('event stream publishing resumed'), 'the log saying publishing resumed')
+})
+
+t.test('a RabbitMQ restart under load loses no event and stops no request', { skip: rabbitMqServerSkipReason(), timeout: 180_000 }, async (t) => {
+  const dir = tempDir(t)
+  const broker = await rabbitMqServer(t, join(dir, 'rabbitmq'))
+  const exchange = uniqueName('test.')
+  // Bound before the first publish: RabbitMQ drops what no queue takes.
+  const queue = await durableRabbitMqQueue(broker.url, exchange)
+  const server = await startServer(t, {
+    DATABASE_URL: join(dir, 'petstore.db'),
+    PETSTORE_API_KEYS: KEY,
+    RATE_LIMIT_MAX: '0',
+    LOG_LEVEL: 'info',
+    EVENT_STREAM_URL: broker.url,
+    EVENT_STREAM_TOPIC: exchange
+  }, { built: true })
+
+  const load = streamCreates(server.port, KEY)
+  await until(async () => await queueMessageCount(broker.url, queue) >= 50, 'events published before the restart')
+  await broker.stop()
+  const before = load.outcomes.length
+  await until(() => load.outcomes.length >= before + 100, '100 creates answered while the broker is down')
+  await until(() => server.output().includes('event stream publishing stopped'), 'the log saying publishing stopped')
+  await broker.start()
+  await until(() => load.outcomes.length >= before + 200, '100 creates more once it is back')
+  await load.stop()
+  t.same(load.outcomes.filter((outcome) => outcome.status !== 201), [], 'every create answered 201, the broker down or not')
+
+  const feed = await feedIdsAt(server.base, KEY)
+  t.equal(feed.length, load.outcomes.length, 'an event for each create')
+  const received: Received[] = []
+  await until(async () => {
+    received.push(...await drainRabbitMqQueue(broker.url, queue))
+    return dedup(received).length >= feed.length
+  }, 'every event published once the broker is back', 60_000)
+  t.same(dedup(received).map((message) => message.id), feed, 'each at least once, in feed order once redeliveries are dropped')
   await until(() => server.output().includes('event stream publishing resumed'), 'the log saying publishing resumed')
 })

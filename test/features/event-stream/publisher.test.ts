@@ -148,6 +148,8 @@ t.test('a broker that fails: retried with backoff from the first unconfirmed, sa
   it.start()
   await until(() => broker.stored.length === 6, 'every event, once the broker answers')
   t.same(broker.stored.map((message) => message.id), (await db.selectFrom('events').select('id').orderBy('sequence').execute()).map((row) => row.id), 'in order, none twice')
+  // Said once the position has moved past them, a few awaits after the broker took them.
+  await until(() => log.lines.some((line) => line.msg === 'event stream publishing resumed'), 'the log saying publishing resumed')
   const lines = log.lines.filter((line) => line.level >= 30).map((line) => line.msg)
   t.same(lines.filter((msg) => msg.startsWith('event stream publishing')), [
     'event stream publishing stopped: the broker at fake://broker failed; the events wait in the database and are published once it answers',

@@ -4,16 +4,27 @@
  */
 import t from 'tap'
 import type { FastifyInstance } from 'fastify'
-import { AUTH, build, JSON_HEADERS, TEST_DATABASE } from '../../helpers/app.ts'
+import { AUTH, build, JSON_HEADERS } from '../../helpers/app.ts'
 import { categoryBody } from '../../helpers/answers.ts'
 
-const postgres = TEST_DATABASE === 'postgres'
-/** No background queries during the test (key sync, the events' poll, webhooks): only reads are counted. */
-const quiet = { metrics: true, keySyncIntervalMs: 3_600_000, rowChangesPruneIntervalMs: 3_600_000, events: { pollIntervalMs: 3_600_000 }, webhooks: { pollIntervalMs: 3_600_000 } }
+/** No background work during the test (key sync, the events' poll, webhooks). */
+const quiet = { keySyncIntervalMs: 3_600_000, rowChangesPruneIntervalMs: 3_600_000, events: { pollIntervalMs: 3_600_000 }, webhooks: { pollIntervalMs: 3_600_000 } }
 
-async function queries (app: FastifyInstance): Promise<number> {
-  const metric = await app.prometheus!.registry.getSingleMetric('db_query_duration_seconds')!.get()
-  return metric.values.filter((value) => (value as { metricName?: string }).metricName?.endsWith('_count')).reduce((sum, value) => sum + value.value, 0)
+/**
+ * Counts the answers the cache serves. Counted at the cache rather than by the queries a
+ * read makes: on PostgreSQL this instance hears its own numbering pass's NOTIFY a moment
+ * later, and the webhooks' look that wakes is a query that may fall within a read.
+ */
+function countHits (app: FastifyInstance): () => number {
+  const cache = app.responseCache!
+  const get = cache.get.bind(cache)
+  let hits = 0
+  cache.get = (key, lookup) => {
+    const hit = get(key, lookup)
+    if (hit !== undefined) hits++
+    return hit
+  }
+  return () => hits
 }
 
 /** A write, once its events are numbered and their deliveries looked for (queries of their own). */
@@ -35,14 +46,16 @@ t.test('a category edit leaves the pets\' pages cached, and drops its own answer
   for (const url of urls) { await read(app, url); await read(app, url) }
 
   await write(app, 'PATCH', '/v1/categories/1', { name: 'Hounds' })
-  // On PostgreSQL a hit reads the data version: one query each.
-  const perHit = postgres ? 1 : 0
+  const hits = countHits(app)
   for (const url of ['/v1/pets', '/v1/pets?categoryId=1', '/v1/categories/2']) {
-    const before = await queries(app)
+    const before = hits()
     const res = await read(app, url)
     t.equal(res.statusCode, 200, url)
-    t.equal(await queries(app) - before, perHit, `${url}: still served from the cache`)
+    t.equal(hits() - before, 1, `${url}: still served from the cache`)
   }
+  const before = hits()
+  t.equal((await read(app, '/v1/categories/1')).statusCode, 200)
+  t.equal(hits(), before, 'the category edited: not from the cache')
   t.equal((await read(app, '/v1/categories/1')).body, categoryBody({ id: 1, name: 'Hounds' }), 'the category edited reads as it is now')
   t.equal((await read(app, '/v1/categories')).body, `[${categoryBody({ id: 1, name: 'Hounds' })},${categoryBody({ id: 2, name: 'Cats' })}]`, 'and so does the list')
 })

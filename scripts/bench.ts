@@ -19,7 +19,8 @@
  * Besides one request repeated, each set of peers gets a mixed row, traffic as it comes:
  * 60% one random pet, 20% a listing by a random status, 20% creates, drawn with a fixed seed
  * so that every run sends the same requests (scripts/bench/mix.ts; `--only mixed`).
- * Also: p50/p99 latency, each server's peak RSS, the start of `npm start` on a 1M-pet
+ * Also: p50/p99 latency, each server's peak RSS, the disk's fsync time (the floor under a
+ * commit on SQLite), the start of `npm start` on a 1M-pet
  * database, every read on 1M pets against 1k pets, and what one subscribed webhook endpoint
  * costs the creates, with the deliveries a second and the lag from commit to receipt
  * (`--only webhook` for those alone), what publishing every event to NATS JetStream costs
@@ -61,6 +62,7 @@ import { START_MEASURE, startTime } from './bench/start-time.ts'
 import { tracingCost } from './bench/tracing-cost.ts'
 import { webhookRows } from './bench/webhook-cost.ts'
 import { eventStreamRows } from './bench/event-stream-cost.ts'
+import { fsyncLine } from './bench/disk.ts'
 import type { ServerProcess } from './lib/spawn-server.ts'
 
 if (values.help) {
@@ -144,7 +146,9 @@ try {
 
   console.log(`${cpu}, ${cores} cores, ${fixed(totalmem() / 2 ** 30)} GiB, node ${process.version}; ` +
     `${pinned ? 'servers on core 0, load on core 1' : 'not pinned'}; ${pets} pets, ${connections} connections, ` +
-    `median of ${rounds} rounds of ${seconds} s\n`)
+    `median of ${rounds} rounds of ${seconds} s`)
+  // What no commit on SQLite can beat, for reading its write rows' latency.
+  console.log(`${fsyncLine()}\n`)
   if (chosen.length > 0) {
     console.log('| scenario | service req/s | no cache | express | baseline | ceiling | service / express | service / baseline | service / ceiling | service p50 / p99 ms | no cache p99 | express p99 | goal |')
     console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|')

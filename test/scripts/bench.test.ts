@@ -18,6 +18,7 @@ t.test('the benchmark runs and reports every row', { timeout: 300_000 }, async (
     'PATCH /v1/pets/{id}, a new name |', 'GET /v1/store/orders/{id} |', 'PATCH /v1/store/orders/{id}, a new ship date |', 'GET /v1/events?limit=100 |', 'GET /v1/pets?limit=20 with a scoped database key |',
     'p99 latency of the read scenarios', 'peak RSS under the `GET /v1/pets?limit=20` load', 'peak RSS after every scenario, writes included', '`npm start` to the first 200', 'every read at 300 pets vs at 50'
   ]) t.match(stdout, row, row)
+  t.match(stdout, /\nthe disk under the bench's folder: a page appended, then fsync: p50 [\d.]+ \/ p99 [\d.]+ ms \(200 times\)\n/, 'the disk\'s fsync time, first')
   t.match(stdout, /\| GET \/v1\/pets\?limit=20 \| \d+ \| \d+ \| \d+ \| \d+ \| \d+ \| [\d.]+× \| [\d.]+× \| [\d.]+× \|/, 'the listing against every peer')
   t.match(stdout, /\| mixed: 60% GET \/v1\/pets\/\{id\}, 20% GET \/v1\/pets\?status=, 20% POST \/v1\/pets \| \d+ \| \d+ \| \d+ \| \d+ \| {2}\| [\d.]+× \| [\d.]+× \| {2}\| \d+ \/ \d+ \|/, 'the mix against its peers, with its p50 and p99')
   for (const variant of ['(nothing: the service)', 'no log line', 'no per-key limit', 'neither']) {

@@ -127,7 +127,9 @@ export class JetStreamDestination implements Destination {
       for (const name in named) h.append(name, named[name as keyof typeof named])
       h.append('Nats-Msg-Id', fillIn(EVENT_STREAM_MESSAGE.nats['Nats-Msg-Id'], values))
       try {
-        open.connection.publish(fillIn(EVENT_STREAM_MESSAGE.nats.subject, values), message.body, { headers: h, reply: `${open.inbox}.${batch.first + place}` })
+        // A Buffer: Node writes a short string into its shared pool, where the client's own
+        // encoding of a string would allocate a new array for each message.
+        open.connection.publish(fillIn(EVENT_STREAM_MESSAGE.nats.subject, values), Buffer.from(message.body), { headers: h, reply: `${open.inbox}.${batch.first + place}` })
       } catch (error) {
         batch.sentOnly(place, error instanceof Error ? error : new Error(String(error)))
         break

@@ -11,6 +11,11 @@ import { requireDriver } from '../../tracing/require-driver.ts'
 const RECONNECT_MS = 1000
 
 export interface Listener {
+  /**
+   * Resolves once every notification sent before it has been heard: a round trip on the
+   * listening connection, which PostgreSQL answers only after delivering those to it.
+   */
+  heardAll: () => Promise<void>
   close: () => Promise<void>
 }
 
@@ -61,6 +66,10 @@ export function listenForEvents (pool: pg.Pool, heard: () => void, failed: (erro
   attempt().catch(noDriver)
 
   return {
+    async heardAll () {
+      // No connection: nothing is heard until it is back, and the poll covers the gap.
+      await client?.query('select 1').catch(() => {})
+    },
     async close () {
       closed = true
       clearTimeout(retry)

@@ -39,8 +39,8 @@ export interface Events {
   readonly waiting: number
   /**
    * Resolves once the feed's work in the background is done: a numbering pass asked for by
-   * the writes answered so far, a retention run. What a test waits for before it counts
-   * queries, or expects the data version to stay.
+   * the writes answered so far, its notification heard, a retention run. What a test waits
+   * for before it counts queries, or expects the data version to stay.
    */
   settled: () => Promise<void>
 }
@@ -143,6 +143,12 @@ export default fp(async function events (app: FastifyInstance, options: EventsOp
       await new Promise((resolve) => setImmediate(resolve))
       await expiring
       await sequencer?.settled()
+      // And this instance has heard its own passes' NOTIFY, and what that wakes (the
+      // webhooks' look) has started, a turn later.
+      if (listener !== undefined) {
+        await listener.heardAll()
+        await new Promise((resolve) => setImmediate(resolve))
+      }
     }
   })
 

@@ -1,8 +1,7 @@
 /**
  * The disk's own time to make a write durable: a page appended to a file in the bench's
  * folder, then fsync, as a commit on SQLite does with `synchronous=FULL`. No create on
- * SQLite is answered sooner, and no group commit comes more often than one of these a
- * turn: the physical floor under the SQLite write rows' latency.
+ * SQLite is answered sooner: the physical floor under the SQLite write rows' latency.
  */
 import { closeSync, fsyncSync, openSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'

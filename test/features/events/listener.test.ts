@@ -29,7 +29,7 @@ t.test('heardAll resolves once the notifications sent before it are heard', { sk
   t.same(failures, [], 'the connection was never lost')
 })
 
-t.test('heardAll, with the connection lost, resolves at once', { skip: TEST_DATABASE !== 'postgres' && 'PostgreSQL only: SQLite has no LISTEN' }, async (t) => {
+t.test('heardAll, with no connection, resolves at once', { skip: TEST_DATABASE !== 'postgres' && 'PostgreSQL only: SQLite has no LISTEN' }, async (t) => {
   // Nothing listens on port 1: the listener keeps trying, and heardAll does not wait for it.
   const pool = new pg.Pool({ connectionString: 'postgres://postgres@127.0.0.1:1/none', connectionTimeoutMillis: 1000 })
   t.teardown(() => pool.end())

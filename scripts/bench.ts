@@ -31,8 +31,8 @@
  * limit the load never reaches, so its cost is still counted). Servers are pinned to the
  * first core and the load generator (this process) to the second, where there are two.
  * Each scenario runs against each server in turn, several rounds, rotating the order, so
- * machine noise hits all alike; figures are medians of the rounds, and under each table the
- * lowest and highest of the rounds' own ratios for each goal.
+ * machine noise hits all alike; figures are medians of the rounds, and under each table
+ * each round's own ratio for each goal, round by round.
  *
  *   npm run bench -- [--seconds 5] [--rounds 3] [--connections 50] [--pets 10000]
  *                    [--small 1000] [--large 1000000] [--starts 3] [--unpinned]
@@ -49,7 +49,7 @@ import { cpus, totalmem } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { behaviourCosts } from './bench/behaviour-costs.ts'
-import { cell, compare, fixed, loadCpu, p, peakRss, printSpreads, ratio, spread, times, type Peer } from './bench/compare.ts'
+import { cell, compare, fixed, loadCpu, p, peakRss, printRounds, ratio, eachRound, times, type Peer } from './bench/compare.ts'
 import { eventCost } from './bench/event-cost.ts'
 import { median, type Result } from './bench/measure.ts'
 import { closePostgres, postgresRows } from './bench/postgres.ts'
@@ -153,7 +153,7 @@ try {
     console.log('| scenario | service req/s | no cache | express | baseline | ceiling | service / express | service / baseline | service / ceiling | service p50 / p99 ms | no cache p99 | express p99 | goal |')
     console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|')
     const loadLines: string[] = []
-    const spreads: string[] = []
+    const roundLines: string[] = []
     for (const row of chosen) {
       const runs = await compare(servers, row, row.peers)
       const service = runs.service!
@@ -162,8 +162,8 @@ try {
       console.log(`| ${row.name} | ${cell(service)} | ${cell(runs.uncached)} | ${cell(runs.express)} | ${cell(runs.baseline)} | ${cell(runs.ceiling)} | ` +
         `${times(service, runs.express)} | ${times(service, runs.baseline)} | ${times(service, runs.ceiling)} | ` +
         `${p(service, 'p50')} / ${p(service, 'p99')} | ${p99(runs.uncached)} | ${p99(runs.express)} | ${row.goal ?? ''} |`)
-      if (row.goal !== undefined && runs.express !== undefined) spreads.push(`${row.name} ${spread(service, runs.express)} express`)
-      if (row.goal !== undefined && runs.ceiling !== undefined) spreads.push(`${row.name} ${spread(service, runs.ceiling)} the ceiling`)
+      if (row.goal !== undefined && runs.express !== undefined) roundLines.push(`${row.name} ${eachRound(service, runs.express)} express`)
+      if (row.goal !== undefined && runs.ceiling !== undefined) roundLines.push(`${row.name} ${eachRound(service, runs.ceiling)} the ceiling`)
       // The ceiling may be the load generator's: this process, on its one core, beside it.
       if (runs.ceiling !== undefined) {
         readLoadRss ??= { service: peakRss(servers.service!.child.pid!), ceiling: peakRss(servers.ceiling!.child.pid!) }
@@ -171,7 +171,7 @@ try {
           `${loadCpu(service)} against the service, ${loadCpu(runs.ceiling)} against the ceiling (service / ceiling ${times(service, runs.ceiling)})`)
       }
     }
-    printSpreads(spreads)
+    printRounds(roundLines)
     for (const line of loadLines) console.log(`\n${line}`)
     rss = Object.fromEntries(Object.entries(servers).map(([name, server]) => [name, peakRss(server.child.pid!)]))
     if (chosen.includes(rows[0]!)) await behaviourCosts(rows[0]!, servers, files.main)
@@ -183,7 +183,7 @@ try {
       scaled.large = await start(BUILT_SERVER, { DATABASE_URL: files.large, RESPONSE_CACHE_MB: '0' })
       console.log(`\n| read, no response cache | ${sizes.small} pets req/s | ${sizes.large} pets req/s | ${sizes.small} / ${sizes.large} | goal |`)
       console.log('|---|---|---|---|---|')
-      const scalingSpreads: string[] = []
+      const scalingRoundLines: string[] = []
       for (const row of scaling) {
         // Both sizes in each round, as the peers above: the ratio is the median of the rounds'.
         // Each size gets paths that fit it (a random id among its own pets).
@@ -191,9 +191,9 @@ try {
         const slowdown = ratio(runs.small!, runs.large!)
         slowdowns.push(slowdown)
         console.log(`| ${row.name} | ${cell(runs.small)} | ${cell(runs.large)} | ${fixed(slowdown, 2)}× | ≤ 1.15× |`)
-        scalingSpreads.push(`${row.name} ${spread(runs.small!, runs.large!)}`)
+        scalingRoundLines.push(`${row.name} ${eachRound(runs.small!, runs.large!)}`)
       }
-      printSpreads(scalingSpreads)
+      printRounds(scalingRoundLines)
     }
   }
 

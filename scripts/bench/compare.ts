@@ -1,10 +1,12 @@
 /**
  * A row of the benchmark run against its servers in rounds, and how its figures are shown:
- * medians of the rounds, ratios within each round, and the spread of those ratios.
+ * medians of the rounds, ratios within each round, and those ratios round by round.
  */
 import { readFileSync } from 'node:fs'
 import { measure, median, type Result, type Scenario } from './measure.ts'
 import { connections, headers, pets, rounds, seconds } from './run.ts'
+import { roundRatios } from './rounds.ts'
+export { eachRound } from './rounds.ts'
 import type { ServerProcess } from '../lib/spawn-server.ts'
 
 export type Peer = 'service' | 'uncached' | 'express' | 'baseline' | 'ceiling' | 'express-pg'
@@ -47,23 +49,13 @@ export async function compare (servers: Partial<Record<string, ServerProcess>>, 
 
 export const rps = (runs: Result[]) => median(runs.map((run) => run.rps))
 export const p = (runs: Result[], which: 'p50' | 'p99') => median(runs.map((run) => run[which]))
-/** The ratio of `a`'s rate to `b`'s within each round. */
-const roundRatios = (a: Result[], b: Result[]) => a.map((run, round) => run.rps / b[round]!.rps)
 // The ratio within each round, then their median: noise that lasts longer than one
 // round hits both sides of it.
 export const ratio = (a: Result[], b: Result[]) => median(roundRatios(a, b))
-/**
- * The lowest and highest of the rounds' own ratios, `1.88–2.01×`: how far a median near its
- * goal may be from it by noise alone.
- */
-export const spread = (a: Result[], b: Result[]) => {
-  const ratios = roundRatios(a, b)
-  return `${fixed(Math.min(...ratios), 2)}–${fixed(Math.max(...ratios), 2)}×`
-}
-/** After a table: the rounds' spread of each ratio a goal names (`spread`). */
-export const printSpreads = (spreads: string[]) => {
-  if (spreads.length === 0) return
-  console.log(`\nthe rounds' own ratios, lowest–highest, for the goals: ${spreads.join('; ')}`)
+/** After a table: each round's ratio for each goal (`eachRound`). */
+export const printRounds = (lines: string[]) => {
+  if (lines.length === 0) return
+  console.log(`\nthe rounds' own ratios, round by round, for the goals: ${lines.join('; ')}`)
 }
 
 /** Peak resident memory of a process (VmHWM), in MiB. */

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node'
 import { jetstreamManager } from '@nats-io/jetstream'
-import { cell, compare, fixed, printSpreads, spread, times } from './compare.ts'
+import { cell, compare, fixed, printRounds, eachRound, times } from './compare.ts'
 import { openAdmin, servicePgDatabase } from './postgres.ts'
 import { eventStreamRow } from './rows.ts'
 import { BUILT_SERVER, headers, newPet, seconds, serviceDatabase, start, stop } from './run.ts'
@@ -31,22 +31,22 @@ export async function eventStreamRows (): Promise<void> {
     console.log(`\nEvent stream rows skipped: NATS does not answer at ${NATS_URL} (${(error as Error).message})`)
     return
   }
-  const spreads: string[] = []
+  const roundLines: string[] = []
   try {
-    await measure(nats, '', { streamed: await serviceDatabase('stream-streamed', 0), none: await serviceDatabase('stream-none', 0) }, spreads)
+    await measure(nats, '', { streamed: await serviceDatabase('stream-streamed', 0), none: await serviceDatabase('stream-none', 0) }, roundLines)
     const why = await openAdmin()
     if (why === undefined) {
-      await measure(nats, ' on PostgreSQL', { streamed: (await servicePgDatabase('stream_streamed')).url, none: (await servicePgDatabase('stream_none')).url }, spreads)
+      await measure(nats, ' on PostgreSQL', { streamed: (await servicePgDatabase('stream_streamed')).url, none: (await servicePgDatabase('stream_none')).url }, roundLines)
     } else {
       console.log(`\nPostgreSQL rows of the event stream skipped: ${why}`)
     }
   } finally {
     await nats.close()
   }
-  printSpreads(spreads)
+  printRounds(roundLines)
 }
 
-async function measure (nats: NatsConnection, suffix: string, urls: Record<'streamed' | 'none', string>, spreads: string[]): Promise<void> {
+async function measure (nats: NatsConnection, suffix: string, urls: Record<'streamed' | 'none', string>, roundLines: string[]): Promise<void> {
   const name = `BENCH_${randomBytes(4).toString('hex')}`
   const topic = `bench.${name.toLowerCase()}`
   const manager = await jetstreamManager(nats)
@@ -83,7 +83,7 @@ async function measure (nats: NatsConnection, suffix: string, urls: Record<'stre
     const published = lags.length < paced.sent ? ` (${lags.length} of ${paced.sent} within a minute)` : ''
     console.log(`| ${eventStreamRow.name}${suffix} | ${cell(runs.streamed)} | ${cell(runs.none)} | ${times(runs.streamed!, runs.none)} | ` +
       `${fixed(percentile(lags, 0.5))} / ${fixed(percentile(lags, 0.99))}${published} | ${eventStreamRow.goal ?? ''} |`)
-    spreads.push(`${eventStreamRow.name}${suffix} ${spread(runs.streamed!, runs.none!)} none`)
+    roundLines.push(`${eventStreamRow.name}${suffix} ${eachRound(runs.streamed!, runs.none!)} none`)
   } finally {
     subscription?.unsubscribe()
     for (const server of Object.values(servers)) await stop(server)

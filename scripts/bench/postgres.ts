@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import pg from 'pg'
-import { cell, compare, fixed, p, peakRss, printSpreads, spread, times, type Peer, type Row } from './compare.ts'
+import { cell, compare, fixed, p, peakRss, printRounds, eachRound, times, type Peer, type Row } from './compare.ts'
 import { countingProxy, type PgCounter } from './pg-counter.ts'
 import { BUILT_SERVER, headers, migrated, pets, start, stop } from './run.ts'
 import { seedPostgresPets } from './seed.ts'
@@ -184,7 +184,7 @@ export async function postgresRows (chosen: Row[]): Promise<void> {
   // its runs has been reported when the counters are read.
   let before = await commits(names)
   const rss: Partial<Record<Peer, number>> = {}
-  const spreads: string[] = []
+  const roundLines: string[] = []
   for (const row of chosen) {
     const servers: Partial<Record<Peer, ServerProcess>> = {}
     await startOnPostgres({ service: serviceDb.url, 'express-pg': peerDb.url }, servers)
@@ -201,9 +201,9 @@ export async function postgresRows (chosen: Row[]): Promise<void> {
     const express = runs['express-pg']!
     console.log(`| ${row.name} | ${cell(service)} | ${cell(express)} | ${times(service, express)} | ${p(service, 'p50')} / ${p(service, 'p99')} | ${p(express, 'p99')} | ` +
       `${xacts.service} / ${xacts['express-pg']} | ${fixed(trips[row.name]!.service!, 2)} / ${fixed(trips[row.name]!['express-pg']!, 2)} | ${row.goal ?? ''} |`)
-    if (row.goal !== undefined) spreads.push(`${row.name} ${spread(service, express)} express-pg`)
+    if (row.goal !== undefined) roundLines.push(`${row.name} ${eachRound(service, express)} express-pg`)
   }
-  printSpreads(spreads)
+  printRounds(roundLines)
   console.log(`\npeak RSS on PostgreSQL, MiB: service ${fixed(rss.service!)}, express-pg ${fixed(rss['express-pg']!)}`)
 }
 

@@ -7,7 +7,7 @@
  * of the runs is delivered. On SQLite, then on PostgreSQL.
  */
 import { setTimeout as sleep } from 'node:timers/promises'
-import { cell, compare, fixed, printSpreads, spread, times } from './compare.ts'
+import { cell, compare, fixed, printRounds, eachRound, times } from './compare.ts'
 import { median } from './measure.ts'
 import { openAdmin, servicePgDatabase } from './postgres.ts'
 import { webhookRow } from './rows.ts'
@@ -22,20 +22,20 @@ const STEADY_RATE = 500
 export async function webhookRows (): Promise<void> {
   console.log(`\n| writes, their events delivered to one webhook endpoint | creates/s, subscribed | creates/s, none | subscribed / none | deliveries/s (a run's events, its start to the last received) | lag p50 / p99 ms at ${STEADY_RATE} creates/s | goal |`)
   console.log('|---|---|---|---|---|---|---|')
-  const spreads: string[] = []
-  await measureWebhooks('', { subscribed: await serviceDatabase('webhooks-subscribed', 0), none: await serviceDatabase('webhooks-none', 0) }, spreads)
+  const roundLines: string[] = []
+  await measureWebhooks('', { subscribed: await serviceDatabase('webhooks-subscribed', 0), none: await serviceDatabase('webhooks-none', 0) }, roundLines)
   const why = await openAdmin()
   if (why !== undefined) {
-    printSpreads(spreads)
+    printRounds(roundLines)
     console.log(`\nPostgreSQL rows of the webhooks skipped: ${why}`)
     return
   }
   const urls = { subscribed: (await servicePgDatabase('webhooks_subscribed')).url, none: (await servicePgDatabase('webhooks_none')).url }
-  await measureWebhooks(' on PostgreSQL', urls, spreads)
-  printSpreads(spreads)
+  await measureWebhooks(' on PostgreSQL', urls, roundLines)
+  printRounds(roundLines)
 }
 
-async function measureWebhooks (suffix: string, urls: Record<'subscribed' | 'none', string>, spreads: string[]): Promise<void> {
+async function measureWebhooks (suffix: string, urls: Record<'subscribed' | 'none', string>, roundLines: string[]): Promise<void> {
   const receiver = await startBenchReceiver()
   const env = { WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8' }
   const servers: Record<'subscribed' | 'none', ServerProcess> = {
@@ -76,7 +76,7 @@ async function measureWebhooks (suffix: string, urls: Record<'subscribed' | 'non
   const delivered = lags.length < paced.sent ? ` (${lags.length} of ${paced.sent} delivered within a minute)` : ''
   console.log(`| ${webhookRow.name}${suffix} | ${cell(runs.subscribed)} | ${cell(runs.none)} | ${times(runs.subscribed!, runs.none)} | ${fixed(median(deliveryRates.slice(1)))} | ` +
     `${fixed(percentile(lags, 0.5))} / ${fixed(percentile(lags, 0.99))}${delivered} | ${webhookRow.goal ?? ''} |`)
-  spreads.push(`${webhookRow.name}${suffix} ${spread(runs.subscribed!, runs.none!)} none`)
+  roundLines.push(`${webhookRow.name}${suffix} ${eachRound(runs.subscribed!, runs.none!)} none`)
   for (const server of Object.values(servers)) await stop(server)
   await receiver.close()
 }

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs'
 import { measure, median, type Result, type Scenario } from './measure.ts'
 import { connections, headers, pets, rounds, seconds } from './run.ts'
-import { roundRatios } from './rounds.ts'
-export { eachRound } from './rounds.ts'
+import { fixed, roundRatios } from './rounds.ts'
+export { eachRound, fixed } from './rounds.ts'
 import type { ServerProcess } from '../lib/spawn-server.ts'
 
 export type Peer = 'service' | 'uncached' | 'express' | 'baseline' | 'ceiling' | 'express-pg'
@@ -64,7 +64,6 @@ export function peakRss (pid: number): number {
   return match === null ? Number.NaN : Number(match[1]) / 1024
 }
 
-export const fixed = (value: number, digits = 0) => Number.isFinite(value) ? value.toFixed(digits) : '–'
 export const cell = (runs: Result[] | undefined) => runs === undefined ? '' : fixed(rps(runs))
 export const times = (runs: Result[], against: Result[] | undefined) => against === undefined ? '' : `${fixed(ratio(runs, against), 2)}×`
 export const loadCpu = (runs: Result[]) => `${fixed(median(runs.map((run) => run.loadCpu)))}%`

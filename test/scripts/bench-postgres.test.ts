@@ -20,5 +20,5 @@ t.test('the PostgreSQL rows run on their own and report every measure', { skip, 
     t.match(stdout, row, `${name} on PostgreSQL against express-pg`)
   }
   t.match(stdout, /\nthe rounds' own ratios, round by round, for the goals: mixed: .* on PostgreSQL [\d.]+(?:, [\d.]+)*× express-pg; .*POST \/v1\/pets on PostgreSQL [\d.]+(?:, [\d.]+)*× express-pg\n/,
-    'how far apart the rounds\' ratios were, for each goal')
+    'each round\'s ratio, for each goal')
 })

@@ -25,7 +25,7 @@ t.test('the benchmark runs and reports every row', { timeout: 300_000 }, async (
     t.match(stdout, new RegExp(`\\| ${variant.replace(/[()]/g, '\\$&')} \\| \\d+ \\| [\\d.]+× \\|`), `the listing's cost, the service without: ${variant}`)
   }
   t.match(stdout, /\nthe rounds' own ratios, round by round, for the goals: GET \/v1\/pets\?limit=20 [\d.]+(?:, [\d.]+)*× express; GET \/v1\/pets\?limit=20 [\d.]+(?:, [\d.]+)*× the ceiling; /,
-    'how far apart the rounds\' ratios were, for each goal')
+    'each round\'s ratio, for each goal')
   t.match(stdout, /mixed: 60% GET \/v1\/pets\/\{id\}, 20% GET \/v1\/pets\?status=, 20% POST \/v1\/pets [\d.]+(?:, [\d.]+)*× express/, 'the mix\'s among them')
   t.match(stdout, /\nthe rounds' own ratios, round by round, for the goals: GET \/v1\/pets\?limit=20 [\d.]+(?:, [\d.]+)*×; GET \/v1\/pets\?limit=100&status=sold [\d.]+(?:, [\d.]+)*×; /, 'the scaling rows\'')
   t.match(stdout, /\nthe rounds' own ratios, round by round, for the goals: POST \/v1\/pets with one subscribed webhook endpoint [\d.]+(?:, [\d.]+)*× none\n/, 'the webhook row\'s')

@@ -24,8 +24,9 @@
  * database, every read on 1M pets against 1k pets, and what one subscribed webhook endpoint
  * costs the creates, with the deliveries a second and the lag from commit to receipt
  * (`--only webhook` for those alone), what publishing every event to NATS JetStream costs
- * them, with the lag from commit to the broker (`--only "event stream"`; skipped without
- * NATS), and what tracing costs, off and on (`--only tracing`).
+ * them, with the lag from commit to the broker and the CPU time a create takes, beside what
+ * publishing alone costs the NATS client (`--only "event stream"`; skipped without NATS),
+ * and what tracing costs, off and on (`--only tracing`).
  *
  * The service runs as `npm start` runs it (the build in dist/, default settings but a rate
  * limit the load never reaches, so its cost is still counted). Servers are pinned to the

@@ -2,6 +2,7 @@
  * A row of the benchmark run against its servers in rounds, and how its figures are shown:
  * medians of the rounds, ratios within each round, and those ratios round by round.
  */
+import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { measure, median, type Result, type Scenario } from './measure.ts'
 import { connections, headers, pets, rounds, seconds } from './run.ts'
@@ -62,6 +63,17 @@ export const printRounds = (lines: string[]) => {
 export function peakRss (pid: number): number {
   const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
   return match === null ? Number.NaN : Number(match[1]) / 1024
+}
+
+/** The kernel's clock ticks a second, the unit of a process's CPU times in /proc. */
+const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }))
+
+/** CPU time a process has used so far, user and system, in seconds. */
+export function cpuSeconds (pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  // After the name, which may hold spaces: state first, then utime and stime 11 and 12 later.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / TICKS
 }
 
 export const cell = (runs: Result[] | undefined) => runs === undefined ? '' : fixed(rps(runs))

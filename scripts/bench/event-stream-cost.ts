@@ -3,17 +3,21 @@
  * creates measured on a service publishing to NATS JetStream beside the same service without
  * a stream (each on a database of its own); then the lag from each event's commit (its
  * `ce-time`) to its arrival at a subscriber of the stream's subjects, p50 and p99, at a
- * steady rate of creates. On SQLite, then on PostgreSQL. Needs NATS with JetStream
- * (`BENCH_NATS_URL`, default nats://127.0.0.1:4222); its stream is deleted afterwards.
+ * steady rate of creates. On SQLite, then on PostgreSQL. Then what each create cost each
+ * server's CPU, beside what publishing costs the NATS client alone on the same core
+ * (./nats-publish-alone.ts): the share of the difference the client takes. Needs NATS with
+ * JetStream (`BENCH_NATS_URL`, default nats://127.0.0.1:4222); its streams are deleted
+ * afterwards.
  */
+import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { connect, type NatsConnection, type Subscription } from '@nats-io/transport-node'
 import { jetstreamManager } from '@nats-io/jetstream'
-import { cell, compare, fixed, printRounds, eachRound, times } from './compare.ts'
+import { cell, compare, cpuSeconds, fixed, printRounds, eachRound, times } from './compare.ts'
 import { openAdmin, servicePgDatabase } from './postgres.ts'
 import { eventStreamRow } from './rows.ts'
-import { BUILT_SERVER, headers, newPet, seconds, serviceDatabase, start, stop } from './run.ts'
+import { BUILT_SERVER, headers, newPet, seconds, SERVER_CORES, serviceDatabase, start, stop } from './run.ts'
 import { percentile, steadyPosts } from './webhooks.ts'
 import type { ServerProcess } from '../lib/spawn-server.ts'
 
@@ -32,11 +36,12 @@ export async function eventStreamRows (): Promise<void> {
     return
   }
   const roundLines: string[] = []
+  const cpuLines: string[] = []
   try {
-    await measure(nats, '', { streamed: await serviceDatabase('stream-streamed', 0), none: await serviceDatabase('stream-none', 0) }, roundLines)
+    await measure(nats, '', { streamed: await serviceDatabase('stream-streamed', 0), none: await serviceDatabase('stream-none', 0) }, roundLines, cpuLines)
     const why = await openAdmin()
     if (why === undefined) {
-      await measure(nats, ' on PostgreSQL', { streamed: (await servicePgDatabase('stream_streamed')).url, none: (await servicePgDatabase('stream_none')).url }, roundLines)
+      await measure(nats, ' on PostgreSQL', { streamed: (await servicePgDatabase('stream_streamed')).url, none: (await servicePgDatabase('stream_none')).url }, roundLines, cpuLines)
     } else {
       console.log(`\nPostgreSQL rows of the event stream skipped: ${why}`)
     }
@@ -44,9 +49,22 @@ export async function eventStreamRows (): Promise<void> {
     await nats.close()
   }
   printRounds(roundLines)
+  const alone = publishingAlone()
+  console.log(`\nthe service's CPU time per create (user and system), streamed / none: ${cpuLines.join('; ')}. ` +
+    `Publishing alone, in a process of its own on the same core: ${fixed(alone.through, 1)} µs a message through the service's destination, ` +
+    `${fixed(alone.bare, 1)} µs with the client's bare publish and no headers`)
 }
 
-async function measure (nats: NatsConnection, suffix: string, urls: Record<'streamed' | 'none', string>, roundLines: string[]): Promise<void> {
+/** CPU microseconds a message takes the NATS client alone: through the service's destination, and bare. */
+function publishingAlone (): { through: number, bare: number } {
+  const command = [process.execPath, '--import', 'tsx', 'scripts/bench/nats-publish-alone.ts', NATS_URL, String(seconds)]
+  const pinnedTo = SERVER_CORES === undefined ? [] : ['taskset', '-c', SERVER_CORES]
+  const [file, ...args] = [...pinnedTo, ...command]
+  const printed = execFileSync(file!, args, { encoding: 'utf8' })
+  return JSON.parse(printed.trim().split('\n').at(-1)!)
+}
+
+async function measure (nats: NatsConnection, suffix: string, urls: Record<'streamed' | 'none', string>, roundLines: string[], cpuLines: string[]): Promise<void> {
   const name = `BENCH_${randomBytes(4).toString('hex')}`
   const topic = `bench.${name.toLowerCase()}`
   const manager = await jetstreamManager(nats)
@@ -61,9 +79,15 @@ async function measure (nats: NatsConnection, suffix: string, urls: Record<'stre
   try {
     // Each run starts once the events of the one before are published, as a backlog
     // published during the other server's run would take its core.
-    const runs = await compare(servers, { ...eventStreamRow, name: `${eventStreamRow.name}${suffix}` }, ['streamed', 'none'], undefined, undefined,
-      async () => { await quiet(stored) })
+    const cpuBefore = { streamed: cpuSeconds(servers.streamed.child.pid!), none: cpuSeconds(servers.none.child.pid!) }
+    const sent = { streamed: 0, none: 0 }
+    const runs = await compare(servers, { ...eventStreamRow, name: `${eventStreamRow.name}${suffix}` }, ['streamed', 'none'], undefined,
+      (server, run) => { sent[server as 'streamed' | 'none'] += run.requests }, async () => { await quiet(stored) })
     await quiet(stored)
+    // Each server's CPU over its runs, warm-ups included (and, streamed, the publishing of
+    // their events), per create sent.
+    const perCreate = (server: 'streamed' | 'none') => (cpuSeconds(servers[server].child.pid!) - cpuBefore[server]) * 1e6 / sent[server]
+    cpuLines.push(`${fixed(perCreate('streamed'))} / ${fixed(perCreate('none'))} µs${suffix === '' ? ' on SQLite' : suffix}`)
     // The lag of each message: from its event's commit to its arrival here, a subscriber of
     // the subjects the stream takes (JetStream stores a message before it is delivered).
     const lags: number[] = []

@@ -7,11 +7,12 @@
  */
 import t from 'tap'
 import { runScript } from '../helpers/process.ts'
+import { NATS_URL, natsSkipReason } from '../helpers/services.ts'
 import { tiny, TINY_ENV } from './bench-options.ts'
 
 t.test('the benchmark runs and reports every row', { timeout: 300_000 }, async (t) => {
   // A port nothing listens on: the PostgreSQL rows are the other file's.
-  const { stdout } = await runScript('scripts/bench.ts', tiny(0.05), { ...TINY_ENV, TEST_POSTGRES_URL: 'postgres://postgres@127.0.0.1:1/postgres' })
+  const { stdout } = await runScript('scripts/bench.ts', tiny(0.05), { ...TINY_ENV, TEST_POSTGRES_URL: 'postgres://postgres@127.0.0.1:1/postgres', BENCH_NATS_URL: NATS_URL })
   for (const row of [
     'GET /v1/pets?limit=20 |', 'GET /v1/pets?limit=100&status=sold |', 'GET /v1/pets/{id} |', 'POST /v1/pets |',
     'POST /v1/pets with an Idempotency-Key |', 'GET /v1/store/orders?limit=20 |', 'POST /v1/store/orders, the pet on order (409) |', 'revalidated (304)',
@@ -35,5 +36,12 @@ t.test('the benchmark runs and reports every row', { timeout: 300_000 }, async (
   t.match(stdout, /\nPostgreSQL rows of the webhooks skipped: PostgreSQL does not answer at /)
   for (const row of ['GET /v1/pets?limit=20 with tracing', 'POST /v1/pets with tracing']) {
     t.match(stdout, new RegExp(`\\| ${row.replace(/[?/]/g, '\\$&')} \\| \\d+ \\| \\d+ \\| [\\d.]+× \\| \\d+ / \\d+ \\|`), `${row}: off, on, and on beside off`)
+  }
+  if (await natsSkipReason() === false) {
+    t.match(stdout, /\| POST \/v1\/pets with an event stream \| \d+ \| \d+ \| [\d.]+× \| \d+ \/ \d+ \|/, 'the event stream row: the creates beside those without, the lag')
+    t.match(stdout, /\nthe service's CPU time per create \(user and system\), streamed \/ none: \d+ \/ \d+ µs on SQLite\. Publishing alone, in a process of its own on the same core: [\d.]+ µs a message through the service's destination, [\d.]+ µs with the client's bare publish and no headers\n/,
+      'what each create cost the servers\' CPU, beside what publishing alone costs the client')
+  } else {
+    t.match(stdout, /\nEvent stream rows skipped: NATS does not answer at /, 'the event stream rows, skipped, say why')
   }
 })

@@ -5,7 +5,7 @@
  * tracing existed: what tracing off costs.
  */
 import { join } from 'node:path'
-import { cell, compare, fixed, p, times, type Row } from './compare.ts'
+import { cell, compare, eachRound, fixed, p, printRounds, times, type Row } from './compare.ts'
 import { startOtlpSink } from './otlp-sink.ts'
 import { BUILT_SERVER, benchDir, pets, serviceDatabase, start, startBefore, stop, values } from './run.ts'
 import { seedPets } from './seed.ts'
@@ -22,8 +22,10 @@ export async function tracingCost (rows: Row[]): Promise<void> {
     servers.off = await start(BUILT_SERVER, { DATABASE_URL: files.off })
     servers.on = await start(BUILT_SERVER, { DATABASE_URL: files.on, OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_SERVICE_NAME: 'petstore-bench' })
     if (values.before !== undefined) servers.before = await startBefore(files.before, () => seedPets(files.before, pets))
+    const roundLines: string[] = []
     for (const row of rows) {
       const runs = await compare(servers, row, names)
+      roundLines.push(`${row.name} ${eachRound(runs.on!, runs.off!)} off`)
       const before = values.before === undefined ? '' : `${cell(runs.before)} | ${times(runs.off!, runs.before)} | `
       console.log(`| ${row.name} | ${cell(runs.off)} | ${cell(runs.on)} | ${times(runs.on!, runs.off)} | ${before}${fixed(p(runs.off!, 'p99'))} / ${fixed(p(runs.on!, 'p99'))} | ${row.goal ?? ''} |`)
     }
@@ -31,6 +33,7 @@ export async function tracingCost (rows: Row[]): Promise<void> {
     await stop(servers.on!)
     delete servers.on
     if (sink.exports === 0) throw new Error('the traced service sent no spans')
+    printRounds(roundLines)
   } finally {
     for (const server of Object.values(servers)) await stop(server!)
     await sink.close()

@@ -37,6 +37,7 @@ t.test('the benchmark runs and reports every row', { timeout: 300_000 }, async (
   for (const row of ['GET /v1/pets?limit=20 with tracing', 'POST /v1/pets with tracing']) {
     t.match(stdout, new RegExp(`\\| ${row.replace(/[?/]/g, '\\$&')} \\| \\d+ \\| \\d+ \\| [\\d.]+× \\| \\d+ / \\d+ \\|`), `${row}: off, on, and on beside off`)
   }
+  t.match(stdout, /\nthe rounds' own ratios, round by round, for the goals: GET \/v1\/pets\?limit=20 with tracing [\d.]+(?:, [\d.]+)*× off; POST \/v1\/pets with tracing [\d.]+(?:, [\d.]+)*× off\n/, 'the tracing rows\'')
   if (await natsSkipReason() === false) {
     t.match(stdout, /\| POST \/v1\/pets with an event stream \| \d+ \| \d+ \| [\d.]+× \| \d+ \/ \d+ \|/, 'the event stream row: the creates beside those without, the lag')
     t.match(stdout, /\nthe service's CPU time per create \(user and system\), streamed \/ none: \d+ \/ \d+ µs on SQLite\. Publishing alone, in a process of its own on the same core: [\d.]+ µs a message through the service's destination, [\d.]+ µs with the client's bare publish and no headers\n/,

@@ -7,6 +7,8 @@
  *   dropped what was published twice.
  * - Two instances as `npm start` runs them, on one PostgreSQL database, creating at once:
  *   one publishes at a time, and RabbitMQ (which drops no duplicate) gets each event once.
+ * - On PostgreSQL, an instance that serves the writes without a stream, and one with the
+ *   stream that serves nothing: the second publishes every event the first writes.
  */
 import { once } from 'node:events'
 import { join } from 'node:path'
@@ -92,4 +94,26 @@ t.test('two instances on one PostgreSQL database publish each event once', {
   t.equal(res.status, 201)
   await until(() => consumer.messages.length >= 201, 'the event after the stop, published by the other')
   t.equal(new Set(consumer.messages.map((message) => message.id)).size, consumer.messages.length, 'none twice')
+})
+
+t.test('on PostgreSQL, an instance with the stream publishes what an instance without it writes', {
+  skip: await postgresSkipReason() || await natsSkipReason(), timeout: 90_000
+}, async (t) => {
+  const stream = uniqueName('TEST_')
+  const topic = uniqueName('test.')
+  const consumer = await jetStreamConsumer(t, { stream, topic, make: true })
+  const env = { DATABASE_URL: await createPostgresDatabase(t), PETSTORE_API_KEYS: KEY, RATE_LIMIT_MAX: '0', LOG_LEVEL: 'warn' }
+  // The one that serves the writes migrates the database; the other only publishes.
+  const serving = await startServer(t, env, { built: true })
+  await startServer(t, { ...env, EVENT_STREAM_URL: NATS_URL, EVENT_STREAM_TOPIC: topic, EVENT_STREAM_NAME: stream }, { built: true })
+  for (let batch = 0; batch < 5; batch++) {
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+      fetch(`${serving.base}/v1/pets`, { method: 'POST', headers, body: JSON.stringify({ name: `pet ${batch}-${i}`, categoryId: 1 }) })))
+    t.same(answers.map((res) => res.status), Array(20).fill(201))
+  }
+  const feed = await feedIdsAt(serving.base, KEY)
+  t.equal(feed.length, 100)
+  await until(() => consumer.unique().length >= feed.length, 'every event published')
+  t.same(consumer.unique().map((message) => message.id), feed, 'each in feed order')
+  t.equal(await consumer.streamMessages(), feed.length, 'each once')
 })

@@ -61,10 +61,14 @@ try {
   const inbox = createInbox()
   let waiting = 0
   let allIn = () => {}
+  let refused: string | undefined
   nats.subscribe(`${inbox}.*`, {
-    callback: (_error, ack) => {
-      const answer = ack.json<{ error?: unknown }>()
-      if (answer.error !== undefined) throw new Error(`JetStream refused a message: ${JSON.stringify(answer.error)}`)
+    callback: (error, ack) => {
+      if (error !== null) refused ??= error.message
+      else {
+        const answer = ack.json<{ error?: unknown }>()
+        if (answer.error !== undefined) refused ??= JSON.stringify(answer.error)
+      }
       if (--waiting === 0) allIn()
     }
   })
@@ -74,6 +78,7 @@ try {
     waiting = batch.length
     for (const message of batch) nats.publish(`${topic}.${message.type}`, Buffer.from(message.body), { reply: `${inbox}.${n++}` })
     await answered
+    if (refused !== undefined) throw new Error(`JetStream refused a message: ${refused}`)
   }, Number(seconds) * 1000)
   console.log(JSON.stringify({ through, bare }))
 } finally {

@@ -105,7 +105,7 @@ export class ResponseCache {
   /** The keys of the answers made from anything, which go when the version moves. */
   readonly #fromAnything = new Set<string>()
   /** The keys of the answers made from one row, by table and id. */
-  readonly #byRow = new Map<string, Map<bigint, Set<string>>>()
+  readonly #byRow = new Map<string, Map<bigint, RowKeys>>()
   /** The keys of the answers made from a page of rows, by table. */
   readonly #pages = new Map<string, Set<string>>()
   /** The readings applied that had changes (or did not know them). */
@@ -123,7 +123,7 @@ export class ResponseCache {
     this.#seenOnceMaxBytes = Math.floor(maxBytes * SEEN_ONCE_SHARE)
     this.#entries = new LRUCache({
       maxSize: maxBytes,
-      sizeCalculation: (answer, key) => answer.body.length + key.length + 200,
+      sizeCalculation: (entry, key) => key.length + entryBytes(entry),
       // Called as an entry goes, whatever the reason (dropped, pushed out, replaced).
       dispose: (entry, key, reason) => {
         if (reason === 'evict') this.#full = true
@@ -193,7 +193,7 @@ export class ResponseCache {
    */
   keep (key: string, lookup: Lookup, answer: CachedAnswer, reads?: readonly Read[]): void {
     if (reads === undefined || reads.length === 0) {
-      if (lookup.version === this.#version) this.#set(flat(key), { ...answer, reads: undefined, version: lookup.version })
+      if (lookup.version === this.#version) this.#set(flat(key), entry(answer, undefined, lookup.version))
       return
     }
     if (lookup.generation < this.#loggedAfter) return
@@ -201,11 +201,16 @@ export class ResponseCache {
       const { change } = this.#log[i]!
       if (reads.some((read) => affects(change, read))) return
     }
-    this.#set(flat(key), { ...answer, reads, version: lookup.version })
+    this.#set(flat(key), entry(answer, reads, lookup.version))
   }
 
   get size (): number {
     return this.#entries.size
+  }
+
+  /** What the entries are counted as costing, in bytes: the memory they take, near enough. */
+  get bytes (): number {
+    return this.#entries.calculatedSize
   }
 
   /** Whether the cache is full: its last entry to go was pushed out by a newcomer. */
@@ -245,7 +250,7 @@ export class ResponseCache {
     for (const change of changes) {
       const ofTable = this.#byRow.get(change.table)
       if (ofTable === undefined) continue
-      const keys = change.id === EVERY_ROW ? [...ofTable.values()].flatMap((keys) => [...keys]) : [...ofTable.get(change.id) ?? []]
+      const keys = change.id === EVERY_ROW ? [...ofTable.values()].flatMap(keysOf) : keysOf(ofTable.get(change.id))
       for (const key of keys) this.#entries.delete(key)
     }
     for (const [table, keys] of this.#pages) {
@@ -270,9 +275,7 @@ export class ResponseCache {
       if ('id' in read) {
         let ofTable = this.#byRow.get(read.table)
         if (ofTable === undefined) this.#byRow.set(read.table, ofTable = new Map())
-        let keys = ofTable.get(read.id)
-        if (keys === undefined) ofTable.set(read.id, keys = new Set())
-        keys.add(key)
+        addKey(ofTable, read.id, key)
       } else {
         let keys = this.#pages.get(read.table)
         if (keys === undefined) this.#pages.set(read.table, keys = new Set())
@@ -289,14 +292,63 @@ export class ResponseCache {
     for (const read of entry.reads) {
       if ('id' in read) {
         const ofTable = this.#byRow.get(read.table)
-        const keys = ofTable?.get(read.id)
-        keys?.delete(key)
-        if (keys?.size === 0) ofTable!.delete(read.id)
+        if (ofTable !== undefined) removeKey(ofTable, read.id, key)
       } else {
         this.#pages.get(read.table)?.delete(key)
       }
     }
   }
+}
+
+/**
+ * The entry for `answer`, its fields written out: a spread (`{ ...answer, reads }`) makes an
+ * object several times the size, in every entry the cache holds.
+ */
+function entry ({ body, etag, headers }: CachedAnswer, reads: readonly Read[] | undefined, version: DataVersion): Entry {
+  // A copy, of their length: the array the handler pushed them to has room for more.
+  return { body, etag, headers, reads: reads?.slice(), version }
+}
+
+/**
+ * What an entry holds beside its strings' characters, in bytes, as V8 lays it out: the
+ * entry, its strings' headers and its slots in the LRU (ENTRY_BYTES); for each row it was
+ * read from, the read and its place in the index (READ_BYTES); and a headers object of its
+ * own. Counted so that the cache's size is the memory it takes, near enough.
+ */
+const ENTRY_BYTES = 350
+const READ_BYTES = 130
+const HEADERS_BYTES = 64
+
+function entryBytes ({ body, etag, headers, reads }: Entry): number {
+  let bytes = ENTRY_BYTES + body.length + etag.length + (reads?.length ?? 0) * READ_BYTES
+  for (const name in headers) bytes += HEADERS_BYTES + name.length + headers[name]!.length
+  return bytes
+}
+
+/**
+ * The keys of the answers made from one row: the key alone, as for most rows (a pet's own
+ * answer), or a Set once there are several; a Set each would cost more than the key.
+ */
+type RowKeys = string | Set<string>
+
+function addKey (ofTable: Map<bigint, RowKeys>, id: bigint, key: string): void {
+  const keys = ofTable.get(id)
+  if (keys === undefined) ofTable.set(id, key)
+  else if (typeof keys !== 'string') keys.add(key)
+  else if (keys !== key) ofTable.set(id, new Set([keys, key]))
+}
+
+function removeKey (ofTable: Map<bigint, RowKeys>, id: bigint, key: string): void {
+  const keys = ofTable.get(id)
+  if (keys === key) ofTable.delete(id)
+  else if (typeof keys === 'object') {
+    keys.delete(key)
+    if (keys.size === 0) ofTable.delete(id)
+  }
+}
+
+function keysOf (keys: RowKeys | undefined): string[] {
+  return keys === undefined ? [] : typeof keys === 'string' ? [keys] : [...keys]
 }
 
 /** A key is ASCII (./key.ts): its length is its bytes. */

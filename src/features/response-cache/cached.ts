@@ -13,6 +13,9 @@ import { flat } from './cache.ts'
 import { cacheKeyOf } from './key.ts'
 import { recordReads } from '../../database/row-reads.ts'
 
+/** The headers of most answers, shared: an empty object each would cost every entry. */
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({})
+
 /**
  * The handler of a read, through the response cache: a kept answer is sent as it was,
  * headers and entity tag included (the ETag hook then has nothing to compute); otherwise
@@ -45,8 +48,8 @@ const cachedReads = (waitsOnDatabase: boolean): HandlerWrapper => (app, operatio
     const body = flat(text ? String(payload) : reply.serialize(payload) as string)
     if (!reply.hasHeader('content-type')) reply.type(text ? 'text/plain; charset=utf-8' : JSON_MEDIA_TYPE)
     const etag = entityTag(body)
-    const headers = Object.fromEntries(Object.entries(reply.getHeaders())
-      .filter(([name]) => !before.has(name)).map(([name, value]) => [name, String(value)]))
+    const set = Object.entries(reply.getHeaders()).filter(([name]) => !before.has(name))
+    const headers = set.length === 0 ? NO_HEADERS : Object.fromEntries(set.map(([name, value]) => [name, String(value)]))
     cache.keep(key, lookup, { body, etag, headers }, reads)
     reply.header('etag', etag)
     return body

@@ -53,6 +53,27 @@ t.test('a change to a row drops the answers made from it, and no other', async (
   t.match(cache.get('getPet/1', lookup), answer('one'))
 })
 
+t.test('a row several answers were made from drops each of them, and one gone leaves the others', async (t) => {
+  const { cache, commit } = cacheWith()
+  let lookup = await cache.version()
+  cache.keep('getPet/1', lookup, answer('one'), [row(1)])
+  cache.keep('getPet/1', lookup, answer('one again'), [row(1)])
+  cache.keep('getPet/1;text', lookup, answer('one, as text'), [row(1)])
+  cache.keep('pair', lookup, answer('one and two'), [row(1), row(2)])
+  commit([pet(2)])
+  lookup = await cache.version()
+  t.equal(cache.get('pair', lookup), undefined, 'made from the pet that changed too')
+  t.match(cache.get('getPet/1', lookup), answer('one again'), 'replaced, and still served')
+  t.match(cache.get('getPet/1;text', lookup), answer('one, as text'))
+  commit([pet(1)])
+  lookup = await cache.version()
+  t.equal(cache.size, 0, 'both answers of the pet that changed')
+  cache.keep('getPet/1', lookup, answer('one, later'), [row(1)])
+  commit([pet(1)])
+  lookup = await cache.version()
+  t.equal(cache.size, 0, 'and its answer kept after them')
+})
+
 t.test('a page is made from the rows after its cursor up to the one that told more follow', async (t) => {
   t.ok(affects(pet(5), page(0, 5)), 'the row that told more follow: were it gone, the Link would be')
   t.notOk(affects(pet(6), page(0, 5)), 'past it: neither the items nor the Link can change')

@@ -1,0 +1,61 @@
+/**
+ * The response cache's size is the memory its entries take: RESPONSE_CACHE_MB=4 costs an
+ * instance about 4 MiB, whether the answers are single pets, with an index entry each, or
+ * pages with headers of their own. Measured on the heap, collected before and after.
+ */
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
+import t from 'tap'
+import { flat, ResponseCache, type CachedAnswer } from '../../../src/features/response-cache/cache.ts'
+import { recordReads, readPage, readRow, type Read } from '../../../src/database/row-reads.ts'
+
+setFlagsFromString('--expose-gc')
+const gc = runInNewContext('gc') as () => void
+
+/** The heap the cache's entries take, beside what the cache counts them as. */
+async function filled (count: number, answer: (i: number) => { key: string, answer: CachedAnswer, reads: Read[] }) {
+  const cache = new ResponseCache({ waitsOnDatabase: false, read: async () => ({ version: [1, 0], changes: [] }) }, 1 << 30)
+  const lookup = await cache.version()
+  gc()
+  const before = process.memoryUsage().heapUsed
+  // Made first, as a handler makes them, and dropped but for what the cache keeps of them.
+  const answers = Array.from({ length: count }, (_, i) => answer(i))
+  for (const { key, answer, reads } of answers) cache.keep(key, lookup, answer, reads)
+  answers.length = 0
+  gc()
+  return { heap: process.memoryUsage().heapUsed - before, counted: cache.bytes, kept: cache.size }
+}
+
+/** The reads a handler records, as it records them (pushed one by one). */
+function recorded (record: (reply: object) => void): Read[] {
+  const reply = {}
+  const reads = recordReads(reply)
+  record(reply)
+  return reads
+}
+
+const pet = (i: number) => JSON.stringify({ id: i, name: `Rex ${i}`, category: { id: 1, name: 'Dogs' }, photoUrls: [], tags: [], status: 'available' })
+
+t.test('single pets: counted as the memory they take, within a third', async (t) => {
+  const { heap, counted, kept } = await filled(5000, (i) => ({
+    key: flat(`getPet/${i}`),
+    answer: { body: flat(pet(i)), etag: flat(`"${i.toString(16).padStart(27, '0')}"`), headers: Object.freeze({}) },
+    reads: recorded((reply) => readRow(reply, 'pets', i))
+  }))
+  t.equal(kept, 5000)
+  t.ok(counted > heap * 0.67 && counted < heap * 1.5, `${counted} bytes counted, ${heap} taken`)
+})
+
+t.test('pages with a Link header: counted as the memory they take, within a third', async (t) => {
+  const { heap, counted, kept } = await filled(1000, (i) => ({
+    key: flat(`listPets?cursor=${Buffer.from(String(i)).toString('base64url')}&limit=20`),
+    answer: {
+      body: flat(`[${Array.from({ length: 20 }, (_, j) => pet(i + j)).join(',')}]`),
+      etag: flat(`"${i.toString(16).padStart(27, '0')}"`),
+      headers: { link: `</v1/pets?limit=20&cursor=${i + 20}>; rel="next"` }
+    },
+    reads: recorded((reply) => readPage(reply, 'pets', i, i + 20))
+  }))
+  t.equal(kept, 1000)
+  t.ok(counted > heap * 0.67 && counted < heap * 1.5, `${counted} bytes counted, ${heap} taken`)
+})

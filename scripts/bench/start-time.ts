@@ -1,22 +1,10 @@
 /** The start: from `npm start` to the first 200 of `GET /v1/pets`, on one core. */
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { createServer, type AddressInfo } from 'node:net'
 import { headers, SERVER_CORES, SERVICE_ENV } from './run.ts'
+import { freePort } from '../lib/free-port.ts'
 
 export const START_MEASURE = '`npm start` to the first 200'
-
-/**
- * A port the system just gave out and took back: a port drawn at random could be one of the
- * system's own for outgoing connections, and the start would fail on it.
- */
-async function freePort (): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 /** SIGINT to `pid`, if it is still there. */
 function interrupt (pid: number): void {

@@ -7,7 +7,6 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
 import { closeSync, mkdirSync, openSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { connect } from '@nats-io/transport-node'
 import { jetstream, jetstreamManager } from '@nats-io/jetstream'
@@ -16,6 +15,7 @@ import type { Test } from 'tap'
 import { NATS_URL, natsServerProgram, RABBITMQ_URL, rabbitMqServerProgram } from './services.ts'
 import { tryConnect } from './process.ts'
 import { until } from './until.ts'
+import { freePort } from '../../scripts/lib/free-port.ts'
 
 export interface Received {
   /** `Nats-Msg-Id`, or the AMQP `message-id`. */
@@ -104,15 +104,6 @@ export async function rabbitMqConsumer (t: Test, { exchange }: { exchange: strin
     if (message !== null) messages.push(receivedOverAmqp(message))
   }, { noAck: true })
   return { messages, unique: () => dedup(messages) }
-}
-
-/** A TCP port nothing listens on now. */
-async function freePort (): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
 }
 
 /** A broker of the test's own, which it may stop and start again: the machine's shared ones it may not. */

@@ -11,7 +11,8 @@
 import { randomBytes } from 'node:crypto'
 import { connect, createInbox } from '@nats-io/transport-node'
 import { jetstreamManager } from '@nats-io/jetstream'
-import { JetStreamDestination } from '../../src/features/event-stream/jetstream.ts'
+import { BatchAcks } from '../../src/features/event-stream/acks.ts'
+import { JetStreamDestination, refusal } from '../../src/features/event-stream/jetstream.ts'
 import type { StreamMessage } from '../../src/features/event-stream/message.ts'
 
 /** About the batches the publisher sends under a flow of creates. */
@@ -57,28 +58,22 @@ try {
     if (confirmed < batch.length) throw error
   }, Number(seconds) * 1000)
 
-  // The bare client: one inbox for the acknowledgements, as the destination has.
+  // The bare client: one inbox for the acknowledgements, each read as the destination reads it.
   const inbox = createInbox()
-  let waiting = 0
-  let allIn = () => {}
-  let refused: string | undefined
+  let batch: BatchAcks | undefined
+  let sent = 0
   nats.subscribe(`${inbox}.*`, {
-    callback: (error, ack) => {
-      if (error !== null) refused ??= error.message
-      else {
-        const answer = ack.json<{ error?: unknown }>()
-        if (answer.error !== undefined) refused ??= JSON.stringify(answer.error)
-      }
-      if (--waiting === 0) allIn()
+    callback: (error, reply) => {
+      if (error !== null) batch?.failAll(error)
+      else batch?.answer(Number(reply.subject.slice(inbox.length + 1)), refusal(reply, `${topic}.>`) ?? null)
     }
   })
-  let n = 0
-  const bare = await perMessage(async (batch) => {
-    const answered = new Promise<void>((resolve) => { allIn = resolve })
-    waiting = batch.length
-    for (const message of batch) nats.publish(`${topic}.${message.type}`, Buffer.from(message.body), { reply: `${inbox}.${n++}` })
-    await answered
-    if (refused !== undefined) throw new Error(`JetStream refused a message: ${refused}`)
+  const bare = await perMessage(async (messages) => {
+    batch = new BatchAcks(sent, messages.length)
+    for (const [place, message] of messages.entries()) nats.publish(`${topic}.${message.type}`, Buffer.from(message.body), { reply: `${inbox}.${sent + place}` })
+    sent += messages.length
+    const { confirmed, error } = await batch.confirmed(10_000, 'NATS JetStream acknowledgements')
+    if (confirmed < messages.length) throw error
   }, Number(seconds) * 1000)
   console.log(JSON.stringify({ through, bare }))
 } finally {

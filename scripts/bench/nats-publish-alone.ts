@@ -18,6 +18,8 @@ import type { StreamMessage } from '../../src/features/event-stream/message.ts'
 /** About the batches the publisher sends under a flow of creates. */
 const BATCH = 150
 const WARM_UP_MS = 1000
+/** How long either way waits for a batch's acknowledgements. */
+const ACK_TIMEOUT_MS = 10_000
 
 const [url = 'nats://127.0.0.1:4222', seconds = '5'] = process.argv.slice(2)
 const name = `BENCH_ALONE_${randomBytes(4).toString('hex')}`
@@ -50,7 +52,7 @@ async function perMessage (publish: (batch: StreamMessage[]) => Promise<void>, m
   return (used.user + used.system) / sent
 }
 
-const destination = new JetStreamDestination({ url, topic, streamName: name, source: '/bench', brokerTimeoutMs: 10_000 })
+const destination = new JetStreamDestination({ url, topic, streamName: name, source: '/bench', brokerTimeoutMs: ACK_TIMEOUT_MS })
 const nats = await connect({ servers: url })
 try {
   const through = await perMessage(async (batch) => {
@@ -72,7 +74,7 @@ try {
     batch = new BatchAcks(sent, messages.length)
     for (const [place, message] of messages.entries()) nats.publish(`${topic}.${message.type}`, Buffer.from(message.body), { reply: `${inbox}.${sent + place}` })
     sent += messages.length
-    const { confirmed, error } = await batch.confirmed(10_000, 'NATS JetStream acknowledgements')
+    const { confirmed, error } = await batch.confirmed(ACK_TIMEOUT_MS, 'NATS JetStream acknowledgements')
     if (confirmed < messages.length) throw error
   }, Number(seconds) * 1000)
   console.log(JSON.stringify({ through, bare }))

@@ -66,7 +66,7 @@ export function peakRss (pid: number): number {
 }
 
 /** The kernel's clock ticks a second, the unit of a process's CPU times in /proc. */
-const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }))
+export const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }))
 
 /** CPU time a process has used so far, user and system, in seconds. */
 export function cpuSeconds (pid: number): number {

@@ -6,8 +6,9 @@
 import { randomBytes } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import pg from 'pg'
-import { cell, compare, fixed, p, peakRss, printRounds, eachRound, times, type Peer, type Row } from './compare.ts'
+import { cell, compare, cpuSeconds, fixed, p, peakRss, printRounds, eachRound, times, type Peer, type Row } from './compare.ts'
 import { countingProxy, type PgCounter } from './pg-counter.ts'
+import { postgresCpu } from './postgres-cpu.ts'
 import { BUILT_SERVER, headers, migrated, pets, start, stop } from './run.ts'
 import { seedPostgresPets } from './seed.ts'
 import type { ServerProcess } from '../lib/spawn-server.ts'
@@ -176,10 +177,12 @@ export async function postgresRows (chosen: Row[]): Promise<void> {
   }
 
   const { hostname, port } = new URL(POSTGRES_URL)
+  const databaseCpu = await postgresCpu(admin!)
   console.log(`\nPostgreSQL ${version} at ${hostname}:${port || 5432} (not pinned), ${pets} pets in each server's database; transactions per request: ` +
-    `xact_commit in pg_stat_database over the row's runs, warm-ups included; round trips per request: counted on the wire over ${COUNTED_REQUESTS} sequential requests\n`)
-  console.log('| scenario | service req/s | express-pg | service / express-pg | service p50 / p99 ms | express-pg p99 | transactions / request, service / express-pg | round trips / request, service / express-pg | goal |')
-  console.log('|---|---|---|---|---|---|---|---|---|')
+    `xact_commit in pg_stat_database over the row's runs, warm-ups included; round trips per request: counted on the wire over ${COUNTED_REQUESTS} sequential requests; ` +
+    `CPU per request (user and system) over the row's runs, warm-ups included: the server's, and ${databaseCpu === undefined ? 'not PostgreSQL\'s, whose processes are not this machine\'s' : 'all of PostgreSQL\'s processes\' while that server ran'}\n`)
+  console.log('| scenario | service req/s | express-pg | service / express-pg | service p50 / p99 ms | express-pg p99 | transactions / request, service / express-pg | round trips / request, service / express-pg | server CPU µs / request, service / express-pg | PostgreSQL CPU µs / request, service / express-pg | goal |')
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|')
   // Each row on servers started for it and stopped after it, so that every transaction of
   // its runs has been reported when the counters are read.
   let before = await commits(names)
@@ -189,7 +192,16 @@ export async function postgresRows (chosen: Row[]): Promise<void> {
     const servers: Partial<Record<Peer, ServerProcess>> = {}
     await startOnPostgres({ service: serviceDb.url, 'express-pg': peerDb.url }, servers)
     const sent: Partial<Record<Peer, number>> = {}
-    const runs = await compare(servers, row, row.peers, undefined, (peer, run) => { sent[peer as Peer] = (sent[peer as Peer] ?? 0) + run.requests })
+    // CPU seconds over the row's runs, each peer's runs one after the other's.
+    const cpu: Partial<Record<Peer, { server: number, database: number }>> = {}
+    let at = { server: 0, database: 0 }
+    const runs = await compare(servers, row, row.peers, undefined, (name, run) => {
+      const peer = name as Peer
+      sent[peer] = (sent[peer] ?? 0) + run.requests
+      const used = cpu[peer] ??= { server: 0, database: 0 }
+      used.server += cpuSeconds(servers[peer]!.child.pid!) - at.server
+      used.database += (databaseCpu?.() ?? 0) - at.database
+    }, (name) => { at = { server: cpuSeconds(servers[name as Peer]!.child.pid!), database: databaseCpu?.() ?? 0 } })
     for (const peer of row.peers) {
       rss[peer] = Math.max(rss[peer] ?? 0, peakRss(servers[peer]!.child.pid!))
       await stop(servers[peer]!)
@@ -199,8 +211,10 @@ export async function postgresRows (chosen: Row[]): Promise<void> {
     before = after
     const service = runs.service!
     const express = runs['express-pg']!
+    const perRequest = (part: 'server' | 'database') => row.peers.map((peer) => fixed(cpu[peer]![part] * 1e6 / sent[peer]!)).join(' / ')
     console.log(`| ${row.name} | ${cell(service)} | ${cell(express)} | ${times(service, express)} | ${p(service, 'p50')} / ${p(service, 'p99')} | ${p(express, 'p99')} | ` +
-      `${xacts.service} / ${xacts['express-pg']} | ${fixed(trips[row.name]!.service!, 2)} / ${fixed(trips[row.name]!['express-pg']!, 2)} | ${row.goal ?? ''} |`)
+      `${xacts.service} / ${xacts['express-pg']} | ${fixed(trips[row.name]!.service!, 2)} / ${fixed(trips[row.name]!['express-pg']!, 2)} | ` +
+      `${perRequest('server')} | ${databaseCpu === undefined ? '' : perRequest('database')} | ${row.goal ?? ''} |`)
     if (row.goal !== undefined) roundLines.push(`${row.name} ${eachRound(service, express)} express-pg`)
   }
   printRounds(roundLines)

@@ -19,6 +19,9 @@ const pgDatabases: string[] = []
 let admin: pg.Client | undefined
 const counters: PgCounter[] = []
 const EXPRESS_PG = 'scripts/bench/express-pg.ts'
+/** CPU seconds a row's runs took: the server's, PostgreSQL's, and the load generator's. */
+interface CpuSpent { server: number, database: number, load: number }
+const CPU_PARTS = ['server', 'database', 'load'] as const
 /** Requests counted on the wire, per row and server, for the round trips. */
 const COUNTED_REQUESTS = 100
 
@@ -180,8 +183,8 @@ export async function postgresRows (chosen: Row[]): Promise<void> {
   const databaseCpu = await postgresCpu(admin!)
   console.log(`\nPostgreSQL ${version} at ${hostname}:${port || 5432} (not pinned), ${pets} pets in each server's database; transactions per request: ` +
     `xact_commit in pg_stat_database over the row's runs, warm-ups included; round trips per request: counted on the wire over ${COUNTED_REQUESTS} sequential requests; ` +
-    `CPU per request (user and system) over the row's runs, warm-ups included: the server's, and ${databaseCpu === undefined ? 'not PostgreSQL\'s, whose processes are not this machine\'s' : 'all of PostgreSQL\'s processes\' while that server ran'}\n`)
-  console.log('| scenario | service req/s | express-pg | service / express-pg | service p50 / p99 ms | express-pg p99 | transactions / request, service / express-pg | round trips / request, service / express-pg | server CPU µs / request, service / express-pg | PostgreSQL CPU µs / request, service / express-pg | goal |')
+    `CPU µs per request (user and system) over the row's runs, warm-ups included: the server's + ${databaseCpu === undefined ? '(not PostgreSQL\'s, whose processes are not this machine\'s)' : 'all of PostgreSQL\'s processes\' while that server ran'} + the load generator's\n`)
+  console.log('| scenario | service req/s | express-pg | service / express-pg | service p50 / p99 ms | express-pg p99 | transactions / request, service / express-pg | round trips / request, service / express-pg | CPU µs / request, service + PostgreSQL + load | express-pg + PostgreSQL + load | goal |')
   console.log('|---|---|---|---|---|---|---|---|---|---|---|')
   // Each row on servers started for it and stopped after it, so that every transaction of
   // its runs has been reported when the counters are read.
@@ -192,16 +195,21 @@ export async function postgresRows (chosen: Row[]): Promise<void> {
     const servers: Partial<Record<Peer, ServerProcess>> = {}
     await startOnPostgres({ service: serviceDb.url, 'express-pg': peerDb.url }, servers)
     const sent: Partial<Record<Peer, number>> = {}
-    // CPU seconds over the row's runs, each peer's runs one after the other's.
-    const cpu: Partial<Record<Peer, { server: number, database: number }>> = {}
-    let at = { server: 0, database: 0 }
+    // CPU seconds over the row's runs, each peer's runs one after the other's: the server's,
+    // PostgreSQL's, and this process's, which is the load generator.
+    const cpu: Partial<Record<Peer, CpuSpent>> = {}
+    let at: CpuSpent = { server: 0, database: 0, load: 0 }
+    const spent = (peer: Peer): CpuSpent => {
+      const { user, system } = process.cpuUsage()
+      return { server: cpuSeconds(servers[peer]!.child.pid!), database: databaseCpu?.() ?? 0, load: (user + system) / 1e6 }
+    }
     const runs = await compare(servers, row, row.peers, undefined, (name, run) => {
       const peer = name as Peer
       sent[peer] = (sent[peer] ?? 0) + run.requests
-      const used = cpu[peer] ??= { server: 0, database: 0 }
-      used.server += cpuSeconds(servers[peer]!.child.pid!) - at.server
-      used.database += (databaseCpu?.() ?? 0) - at.database
-    }, (name) => { at = { server: cpuSeconds(servers[name as Peer]!.child.pid!), database: databaseCpu?.() ?? 0 } })
+      const now = spent(peer)
+      const used = cpu[peer] ??= { server: 0, database: 0, load: 0 }
+      for (const part of CPU_PARTS) used[part] += now[part] - at[part]
+    }, (name) => { at = spent(name as Peer) })
     for (const peer of row.peers) {
       rss[peer] = Math.max(rss[peer] ?? 0, peakRss(servers[peer]!.child.pid!))
       await stop(servers[peer]!)
@@ -211,10 +219,10 @@ export async function postgresRows (chosen: Row[]): Promise<void> {
     before = after
     const service = runs.service!
     const express = runs['express-pg']!
-    const perRequest = (part: 'server' | 'database') => row.peers.map((peer) => fixed(cpu[peer]![part] * 1e6 / sent[peer]!)).join(' / ')
+    const perRequest = (peer: Peer) => CPU_PARTS.map((part) => part === 'database' && databaseCpu === undefined ? '–' : fixed(cpu[peer]![part] * 1e6 / sent[peer]!)).join(' + ')
     console.log(`| ${row.name} | ${cell(service)} | ${cell(express)} | ${times(service, express)} | ${p(service, 'p50')} / ${p(service, 'p99')} | ${p(express, 'p99')} | ` +
       `${xacts.service} / ${xacts['express-pg']} | ${fixed(trips[row.name]!.service!, 2)} / ${fixed(trips[row.name]!['express-pg']!, 2)} | ` +
-      `${perRequest('server')} | ${databaseCpu === undefined ? '' : perRequest('database')} | ${row.goal ?? ''} |`)
+      `${perRequest('service')} | ${perRequest('express-pg')} | ${row.goal ?? ''} |`)
     if (row.goal !== undefined) roundLines.push(`${row.name} ${eachRound(service, express)} express-pg`)
   }
   printRounds(roundLines)

@@ -9,6 +9,7 @@ import { write } from '../../src/database/group-commit.ts'
 import { createPet } from '../../src/features/pets/repository.ts'
 import { placeOrder } from '../../src/features/orders/repository.ts'
 import { recordingDatabase, TEST_DATABASE } from '../helpers/app.ts'
+import { anotherProgram } from '../helpers/another-program.ts'
 import { rowCount } from '../helpers/store.ts'
 
 const sqlite = TEST_DATABASE === 'sqlite'
@@ -52,6 +53,26 @@ t.test('while writes flow, a group gathers the writes of two turns of the event 
   spread.push(createPet(db, { name: 'Two turns later', categoryId: 1 }))
   await Promise.all(spread)
   t.equal(commits(), 2, 'a write two turns after the first is in the group after it')
+})
+
+t.test('PostgreSQL: while a statement of creates runs, the creates that come meanwhile are written by the next one', { skip: sqlite && 'PostgreSQL only: SQLite groups creates in a transaction' }, async (t) => {
+  const { db, url, statements } = await recordingDatabase(t)
+  const other = await anotherProgram(t, url)
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
+  // The statement looks up the webhook endpoints of its events: it waits while they are locked.
+  await other('begin')
+  await other('lock table webhook_endpoints in access exclusive mode')
+  const first = createPet(db, { name: 'First', categoryId: 1 })
+  // Until its statement waits for the lock.
+  const waits = async () => (await sql<{ count: number }>`select count(*)::int as count from pg_locks where not granted`.execute(db)).rows[0]!.count > 0
+  while (!await waits()) await nextTurn()
+  const second = createPet(db, { name: 'Second', categoryId: 1 })
+  await nextTurn()
+  const third = createPet(db, { name: 'Third', categoryId: 1 })
+  await nextTurn()
+  await other('commit')
+  t.same((await Promise.all([first, second, third])).map((pet) => pet.name), ['First', 'Second', 'Third'], 'each gets its own pet back')
+  t.equal(statements.filter((statement) => statement.startsWith('with input as')).length, 2, 'the first, then one statement for the two that came in two turns while it waited')
 })
 
 t.test('PostgreSQL: a create that fails in a batch fails alone, and the events follow the pets', { skip: sqlite && 'PostgreSQL only: SQLite groups creates in a transaction' }, async (t) => {

@@ -33,16 +33,18 @@ export async function testDatabaseUrl (t: Test): Promise<string> {
 }
 
 /**
- * A fresh database for one test, migrated, without an app: its `db`, and `statements`, the
- * SQL of every query it runs from then on, lower-cased (the migrations' left out).
+ * A fresh database for one test, migrated, without an app: its `db`, its `url`, and
+ * `statements`, the SQL of every query it runs from then on, lower-cased (the migrations'
+ * left out).
  */
-export async function recordingDatabase (t: Test): Promise<{ db: Kysely<Database>, statements: string[] }> {
+export async function recordingDatabase (t: Test): Promise<{ db: Kysely<Database>, url: string, statements: string[] }> {
   const statements: string[] = []
-  const db = await connect({ ...DEFAULTS.database, url: await testDatabaseUrl(t), onQuery: (event) => { statements.push(event.query.sql.toLowerCase()) } })
+  const url = await testDatabaseUrl(t)
+  const db = await connect({ ...DEFAULTS.database, url, onQuery: (event) => { statements.push(event.query.sql.toLowerCase()) } })
   t.teardown(() => db.destroy())
   await migrateToLatest(db)
   statements.length = 0
-  return { db, statements }
+  return { db, url, statements }
 }
 
 export async function build (t: Test, options: Partial<AppOptions> = {}) {

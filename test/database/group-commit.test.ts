@@ -64,7 +64,7 @@ t.test('PostgreSQL: while a statement of creates runs, the creates that come mea
   await other('lock table webhook_endpoints in access exclusive mode')
   const first = createPet(db, { name: 'First', categoryId: 1 })
   // Until its statement waits for the lock.
-  const waits = async () => (await sql<{ count: number }>`select count(*)::int as count from pg_locks where not granted`.execute(db)).rows[0]!.count > 0
+  const waits = async () => (await sql<{ count: number }>`select count(*)::int as count from pg_locks where not granted and database = (select oid from pg_database where datname = current_database())`.execute(db)).rows[0]!.count > 0
   while (!await waits()) await nextTurn()
   const second = createPet(db, { name: 'Second', categoryId: 1 })
   await nextTurn()

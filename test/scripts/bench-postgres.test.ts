@@ -1,8 +1,9 @@
 /**
  * `npm run bench -- --only "on PostgreSQL"`, on a tiny size: the PostgreSQL rows, each against
- * express-pg, with their transactions, round trips and CPU (theirs and PostgreSQL's) per
- * request. Where a PostgreSQL answers (see ../helpers/services.ts); without one this skips,
- * and with PETSTORE_REQUIRE_SERVICES=1 it fails. The figures mean nothing at this size and are not looked at.
+ * express-pg, with their transactions, round trips and CPU (theirs, PostgreSQL's and the load
+ * generator's) per request. Where a PostgreSQL answers (see ../helpers/services.ts); without
+ * one this skips, and with PETSTORE_REQUIRE_SERVICES=1 it fails. The figures mean nothing at
+ * this size and are not looked at.
  */
 import t from 'tap'
 import { runScript } from '../helpers/process.ts'

@@ -66,14 +66,24 @@ export function peakRss (pid: number): number {
 }
 
 /** The kernel's clock ticks a second, the unit of a process's CPU times in /proc. */
-export const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }))
+const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }))
+
+/**
+ * The fields of /proc/PID/stat after the process's name, which may hold spaces: its state
+ * first, its parent 1 later, utime and stime 11 and 12 later, and its ended children's
+ * cutime and cstime 13 and 14 later.
+ */
+export function statFields (pid: number | string): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+}
+
+/** The seconds of CPU time two of a process's `statFields` hold, from `first` (11: its own; 13: its ended children's). */
+export const secondsAt = (fields: readonly string[], first: 11 | 13) => (Number(fields[first]) + Number(fields[first + 1])) / TICKS
 
 /** CPU time a process has used so far, user and system, in seconds. */
 export function cpuSeconds (pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-  // After the name, which may hold spaces: state first, then utime and stime 11 and 12 later.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return (Number(fields[11]) + Number(fields[12])) / TICKS
+  return secondsAt(statFields(pid), 11)
 }
 
 export const cell = (runs: Result[] | undefined) => runs === undefined ? '' : fixed(rps(runs))

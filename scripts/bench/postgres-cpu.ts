@@ -6,13 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import type pg from 'pg'
-import { cpuSeconds, TICKS } from './compare.ts'
-
-/** The kernel's fields of /proc/PID/stat after the name, which may hold spaces. */
-function statFields (pid: number | string): string[] {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-}
+import { secondsAt, statFields } from './compare.ts'
 
 /**
  * A reader of the server's CPU seconds so far, or undefined when its processes are not this
@@ -34,11 +28,12 @@ export async function postgresCpu (admin: pg.Client): Promise<(() => number) | u
     // The postmaster's own time, that of its children already gone (cutime and cstime), and
     // that of each child still running. A child that ends between the two reads is missed.
     const own = statFields(postmaster)
-    let seconds = cpuSeconds(postmaster) + (Number(own[13]) + Number(own[14])) / TICKS
+    let seconds = secondsAt(own, 11) + secondsAt(own, 13)
     for (const entry of readdirSync('/proc')) {
       if (!/^\d+$/.test(entry)) continue
       try {
-        if (Number(statFields(entry)[1]) === postmaster) seconds += cpuSeconds(Number(entry))
+        const fields = statFields(entry)
+        if (Number(fields[1]) === postmaster) seconds += secondsAt(fields, 11)
       } catch {
         // Gone since the folder was read: its time is now its parent's cutime and cstime.
       }

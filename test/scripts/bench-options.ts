@@ -1,8 +1,8 @@
 /**
  * The benchmark's options for a run this small, shared by bench.test.ts and
  * bench-postgres.test.ts: `seconds` per measured run. The PostgreSQL rows take longer ones:
- * on a busy machine a twentieth of a second can pass with no answer from a server over
- * PostgreSQL, and a run with no answer has no rate to print.
+ * on a busy machine a twentieth of a second often passes with no answer from a server over
+ * PostgreSQL, and each such run is measured again, longer (scripts/bench/measure.ts).
  */
 export const tiny = (seconds: number) =>
   ['--seconds', String(seconds), '--rounds', '1', '--connections', '2', '--pets', '100', '--small', '50', '--large', '300', '--starts', '1', '--unpinned']

@@ -6,11 +6,12 @@
  * The load runs as back-to-back 5-second slices, so each slice has its own latency
  * figures; the server is one child process on a fresh SQLite file.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
+import { rss } from './lib/proc-stat.ts'
 import { spawnServer } from './lib/spawn-server.ts'
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, connections: { type: 'string', default: '20' } } })
@@ -23,7 +24,7 @@ const dir = mkdtempSync(join(tmpdir(), 'petstore-soak-'))
 const server = await spawnServer('src/server.ts', { LOG_LEVEL: 'warn', PETSTORE_API_KEYS: KEY, RATE_LIMIT_MAX: '0', DATABASE_URL: join(dir, 'soak.db') })
 const { child, base } = server
 
-const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024
+const rssMb = () => rss(child.pid!)
 const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }
 const newPet = JSON.stringify({ name: 'Soak', categoryId: 1, status: 'available' })
 // Two reads for each write, over three operations.

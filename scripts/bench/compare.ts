@@ -2,8 +2,6 @@
  * A row of the benchmark run against its servers in rounds, and how its figures are shown:
  * medians of the rounds, ratios within each round, and those ratios round by round.
  */
-import { execFileSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import { measure, median, type Result, type Scenario } from './measure.ts'
 import { connections, headers, pets, rounds, seconds } from './run.ts'
 import { fixed, roundRatios } from './rounds.ts'
@@ -57,33 +55,6 @@ export const ratio = (a: Result[], b: Result[]) => median(roundRatios(a, b))
 export const printRounds = (lines: string[]) => {
   if (lines.length === 0) return
   console.log(`\nthe rounds' own ratios, round by round, for the goals: ${lines.join('; ')}`)
-}
-
-/** Peak resident memory of a process (VmHWM), in MiB. */
-export function peakRss (pid: number): number {
-  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-  return match === null ? Number.NaN : Number(match[1]) / 1024
-}
-
-/** The kernel's clock ticks a second, the unit of a process's CPU times in /proc. */
-const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }))
-
-/**
- * The fields of /proc/PID/stat after the process's name, which may hold spaces: its state
- * first, its parent 1 later, utime and stime 11 and 12 later, and its ended children's
- * cutime and cstime 13 and 14 later.
- */
-export function statFields (pid: number | string): string[] {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-}
-
-/** The seconds of CPU time two of a process's `statFields` hold, from `first` (11: its own; 13: its ended children's). */
-export const secondsAt = (fields: readonly string[], first: 11 | 13) => (Number(fields[first]) + Number(fields[first + 1])) / TICKS
-
-/** CPU time a process has used so far, user and system, in seconds. */
-export function cpuSeconds (pid: number): number {
-  return secondsAt(statFields(pid), 11)
 }
 
 export const cell = (runs: Result[] | undefined) => runs === undefined ? '' : fixed(rps(runs))

@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import type pg from 'pg'
-import { secondsAt, statFields } from './compare.ts'
+import { secondsAt, statFields } from '../lib/proc-stat.ts'
 
 /**
  * A reader of the server's CPU seconds so far, or undefined when its processes are not this

@@ -5,11 +5,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import t, { type Test } from 'tap'
 import { until } from '../helpers/until.ts'
+import { statFields } from '../../scripts/lib/proc-stat.ts'
 import { builtServer, CHILD_ENV, streamCreates, tempDir, tryConnect } from '../helpers/process.ts'
 
 const KEY = 'npm-start-signals-key-not-secret'
@@ -18,9 +19,7 @@ const root = new URL('../..', import.meta.url)
 /** A process's parent and process group, from /proc (undefined once it is gone). */
 function processStat (pid: number): { ppid: number, pgrp: number } | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    // The fields after the command name, which may itself hold spaces and parentheses.
-    const [, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    const [, ppid, pgrp] = statFields(pid)
     return { ppid: Number(ppid), pgrp: Number(pgrp) }
   } catch { return undefined }
 }

@@ -1,7 +1,7 @@
 /**
- * What Linux's /proc says of a process: its parent, group, CPU time and peak memory. Shared
- * by the benchmark, which measures servers it started, and the tests that follow a process
- * tree.
+ * What Linux's /proc says of a process: its parent, group, CPU time and memory. Shared by
+ * the benchmark and the soak run, which measure servers they started, and by the tests that
+ * follow a process tree.
  */
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
